@@ -1,0 +1,241 @@
+"""The ruleset protocol and what every ruleset shares (RULINGS §2).
+
+A ruleset is pure: it takes a state, an action and a dice source and returns a new
+state and the events that happened. It never touches the database, the network or
+the clock. States are pydantic models (plain JSON when stored); actions and events
+are plain JSON objects.
+
+A concrete ruleset subclasses :class:`Ruleset` and writes the game itself:
+``new_game``, ``game_to_act``, ``game_actions``, ``apply_game`` and ``game_view``.
+This class adds what is common to every ruleset: resigning, draw offers, the
+``turns_without_kill`` limit, matching a sent action against the legal ones, and
+explaining why an action is refused.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.rules.dice import Dice
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """The action is not one of the seat's legal actions; the message says why."""
+
+
+class Outcome(BaseModel):
+    winner: int | None
+    reason: str
+
+
+class BaseOptions(BaseModel):
+    """Options every ruleset has. Unknown options are refused, naming the field."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turns_without_kill: int = Field(
+        100,
+        ge=0,
+        le=100_000,
+        description="That many turns in a row with no piece lost end the match as a "
+        "draw; 0 disables the limit.",
+    )
+
+
+class GameState(BaseModel):
+    """What every ruleset's state carries besides the game itself."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    result: Outcome | None = None
+    draw_offer: int | None = None
+    """The seat whose draw offer stands, if any."""
+    quiet_turns: int = 0
+    """Turns in a row with no piece killed, captured or lost."""
+
+
+S = TypeVar("S", bound=GameState)
+
+COMMON_ACTION_TYPES = frozenset({"resign", "offer_draw", "accept_draw", "decline_draw"})
+
+
+class Ruleset(ABC, Generic[S]):
+    id: ClassVar[str]
+    name: ClassVar[str]
+    description: ClassVar[str]
+    seats: ClassVar[int] = 2
+    seat_names: ClassVar[tuple[str, ...]] = ("Seat 1", "Seat 2")
+    view_kind: ClassVar[str] = "board"
+    options_schema: ClassVar[type[BaseOptions]] = BaseOptions
+    state_type: ClassVar[type[GameState]]
+    info_keys: ClassVar[frozenset[str]] = frozenset({"odds", "label", "notation"})
+    """Keys a legal action may carry for the player's information only; an action
+    sent back is matched with these left out."""
+
+    # --- the game itself, written by each ruleset -------------------------------
+
+    @abstractmethod
+    def new_game(self, options: BaseOptions, dice: Dice) -> tuple[S, list[Event]]:
+        """The starting state and the events of setting it up (deals, first-player rolls)."""
+
+    @abstractmethod
+    def game_to_act(self, state: S) -> list[int]:
+        """Whose decision the game is waiting for."""
+
+    @abstractmethod
+    def game_actions(self, state: S, seat: int) -> list[Action]:
+        """The seat's legal game actions now; empty when it is not their decision."""
+
+    @abstractmethod
+    def apply_game(self, state: S, seat: int, action: Action, dice: Dice) -> list[Event]:
+        """Apply a legal game action to ``state`` in place and return its events."""
+
+    @abstractmethod
+    def game_view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may see of the game."""
+
+    # --- the protocol, common to every ruleset ----------------------------------
+
+    def options(self, raw: dict[str, Any] | None) -> BaseOptions:
+        """Validate match options; raises pydantic's ``ValidationError``."""
+        return self.options_schema.model_validate(raw or {})
+
+    def load_state(self, data: dict[str, Any]) -> S:
+        return self.state_type.model_validate(data)  # type: ignore[return-value]
+
+    def dump_state(self, state: S) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+    def to_act(self, state: S) -> list[int]:
+        if state.result is not None:
+            return []
+        return self.game_to_act(state)
+
+    def outcome(self, state: S) -> Outcome | None:
+        return state.result
+
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        if state.result is not None or not 0 <= seat < self.seats:
+            return []
+        actions = list(self.game_actions(state, seat))
+        if state.draw_offer is None:
+            actions.append({"type": "offer_draw", "label": "Offer a draw"})
+        elif seat in self._draw_responders(state):
+            actions.append({"type": "accept_draw", "label": "Accept the draw"})
+            actions.append({"type": "decline_draw", "label": "Decline the draw"})
+        actions.append({"type": "resign", "label": "Resign"})
+        return actions
+
+    def find_legal(self, state: S, seat: int, action: Any) -> Action:
+        """The legal action that ``action`` names, or :class:`IllegalAction` saying why."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction('an action must be a JSON object with a string "type"')
+        if state.result is not None:
+            raise IllegalAction("the match is over")
+        wanted = self._essential(action)
+        legal = self.legal_actions(state, seat)
+        for candidate in legal:
+            if self._essential(candidate) == wanted:
+                return candidate
+        raise IllegalAction(self.explain_illegal(legal, wanted))
+
+    def apply(self, state: S, seat: int, action: Action, dice: Dice) -> tuple[S, list[Event]]:
+        """Apply one of ``seat``'s legal actions; the given state is left untouched."""
+        chosen = self.find_legal(state, seat, action)
+        new = state.model_copy(deep=True)
+        kind = chosen["type"]
+        if kind == "resign":
+            new.result = Outcome(winner=self._other(seat), reason=f"{self.seat_name(seat)} resigned")
+            events = [{"type": "resign", "seat": seat}]
+        elif kind == "offer_draw":
+            new.draw_offer = seat
+            events = [{"type": "draw_offered", "seat": seat}]
+        elif kind == "accept_draw":
+            new.result = Outcome(winner=None, reason="draw agreed")
+            new.draw_offer = None
+            events = [{"type": "draw_agreed", "seat": seat}]
+        elif kind == "decline_draw":
+            new.draw_offer = None
+            events = [{"type": "draw_declined", "seat": seat}]
+        else:
+            if new.draw_offer is not None and new.draw_offer != seat:
+                # Playing on instead of answering declines the offer.
+                new.draw_offer = None
+            events = self.apply_game(new, seat, chosen, dice)
+        if new.result is not None:
+            events.append({"type": "end", **new.result.model_dump()})
+        return new, events
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        return {
+            "kind": self.view_kind,
+            "seat_names": list(self.seat_names),
+            **self.game_view(state, seat),
+            "draw_offer": state.draw_offer,
+            "quiet_turns": state.quiet_turns,
+        }
+
+    def secrets(self, state: S, seat: int | None) -> list[Any]:
+        """Values in ``state`` that ``seat`` must not see (hidden choices, face-down
+        pieces). The conformance suite checks that none appears in ``view``."""
+        return []
+
+    # --- helpers for rulesets ----------------------------------------------------
+
+    def seat_name(self, seat: int) -> str:
+        return self.seat_names[seat]
+
+    def note_kill(self, state: S) -> None:
+        """A piece was killed, captured or lost: the quiet-turn count starts again."""
+        state.quiet_turns = 0
+
+    def count_quiet_turn(self, state: S, options: BaseOptions, events: list[Event]) -> None:
+        """Call at the end of every full turn (or round): may end the match as a draw."""
+        state.quiet_turns += 1
+        limit = options.turns_without_kill
+        if limit and state.quiet_turns >= limit and state.result is None:
+            state.result = Outcome(
+                winner=None, reason=f"{limit} turns in a row without a piece lost"
+            )
+
+    def _other(self, seat: int) -> int | None:
+        return 1 - seat if self.seats == 2 else None
+
+    def _draw_responders(self, state: S) -> list[int]:
+        return [s for s in range(self.seats) if s != state.draw_offer]
+
+    def _essential(self, action: Action) -> Action:
+        return {k: v for k, v in action.items() if k not in self.info_keys}
+
+    def explain_illegal(self, legal: list[Action], wanted: Action) -> str:
+        """A message that says why ``wanted`` is not among ``legal``."""
+        kind = wanted.get("type")
+        same_kind = [self._essential(a) for a in legal if a["type"] == kind]
+        if not same_kind:
+            game_kinds = sorted({a["type"] for a in legal} - COMMON_ACTION_TYPES)
+            if not game_kinds:
+                return f'"{kind}" is not possible now: it is not your decision'
+            return f'"{kind}" is not possible now; possible now: {", ".join(game_kinds)}'
+        # Narrow field by field, in the order the legal actions name them.
+        remaining = same_kind
+        for key in same_kind[0]:
+            if key == "type":
+                continue
+            if key not in wanted:
+                return f'"{kind}" needs the field "{key}"'
+            matching = [a for a in remaining if a.get(key) == wanted[key]]
+            if not matching:
+                choices = sorted({str(a.get(key)) for a in remaining})
+                shown = ", ".join(choices[:20]) + (" …" if len(choices) > 20 else "")
+                return f'"{key}": {wanted[key]!r} is not possible here; possible: {shown}'
+            remaining = matching
+        extra = sorted(set(wanted) - set(same_kind[0]))
+        if extra:
+            return f'"{kind}" has no field {", ".join(repr(k) for k in extra)}'
+        return f'that "{kind}" is not legal now'

@@ -1,0 +1,326 @@
+"""`kelly`: Mike Kelly's Dejarik with the RPG Notes' d6 pools (RULINGS §3, seed 003).
+
+The variants `kelly-d20` and `dalsiandon` subclass :class:`Kelly` and override its
+small hooks: the combat pools, which attacks are allowed, the set-up and what
+happens at the end of a turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from app.rules import board
+from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.creatures import KELLY_CREATURES, Creature
+from app.rules.dice import Dice
+
+ACTIONS_PER_TURN = 2
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A combat roll: a flat bonus (a rating) plus dice with these numbers of sides."""
+
+    bonus: int
+    sides: tuple[int, ...]
+
+
+def classify(difference: int) -> str:
+    """The result of an attack from attack total minus defense total (RULINGS §3).
+
+    >>> [classify(d) for d in (7, 6, 1, 0, -6, -7)]
+    ['kill', 'push', 'push', 'counter-push', 'counter-push', 'counter-kill']
+    """
+    if difference >= 7:
+        return "kill"
+    if difference >= 1:
+        return "push"
+    if difference >= -6:
+        return "counter-push"
+    return "counter-kill"
+
+
+class Piece(BaseModel):
+    id: str
+    kind: str
+    owner: int
+    at: str | None = None
+    """``None`` once the piece is dead."""
+
+
+class PendingPush(BaseModel):
+    """A push waiting for the winner of the exchange to choose where the loser goes."""
+
+    chooser: int
+    piece: str
+    options: list[str]
+    result: str
+    actor: str
+    """The attacking piece, whose action ends once the push is done."""
+
+
+class KellyState(GameState):
+    options: BaseOptions
+    pieces: dict[str, Piece]
+    turn: int = 0
+    actions_left: int = ACTIONS_PER_TURN
+    turn_number: int = 1
+    push: PendingPush | None = None
+
+
+class Kelly(Ruleset[KellyState]):
+    id: ClassVar[str] = "kelly"
+    name: ClassVar[str] = "Dejarik (Kelly)"
+    description: ClassVar[str] = (
+        "Mike Kelly's classic: eight creatures dealt at random, two actions a turn, "
+        "attacks decided by pools of d6."
+    )
+    seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Red")
+    state_type: ClassVar[type[GameState]] = KellyState
+    creatures: ClassVar[dict[str, Creature]] = KELLY_CREATURES
+
+    # --- hooks for variants ------------------------------------------------------
+
+    def attack_pools(self, state: KellyState, attacker: Piece, defender: Piece) -> tuple[Pool, Pool]:
+        """The attacker's and the defender's pools: Attack-rating d6 against Defense-rating d6."""
+        a, d = self.creatures[attacker.kind], self.creatures[defender.kind]
+        return Pool(0, (6,) * a.attack), Pool(0, (6,) * d.defense)
+
+    def to_the_death_pool(self, piece: Piece) -> Pool:
+        """Each piece's pool in To-The-Death: its highest rating, as d6."""
+        c = self.creatures[piece.kind]
+        return Pool(0, (6,) * max(c.attack, c.defense))
+
+    def may_attack(self, state: KellyState, attacker: Piece, defender: Piece) -> bool:
+        """Whether ``attacker`` may attack the adjacent enemy ``defender``."""
+        return True
+
+    def may_act_with(self, state: KellyState, piece: Piece) -> bool:
+        """Whether the player to move may use ``piece`` for the next action."""
+        return True
+
+    def push_with_no_room(
+        self, state: KellyState, loser: Piece, result: str, events: list[Event]
+    ) -> None:
+        """A push whose loser has no empty space to go to: nothing happens."""
+        events.append({"type": "push_blocked", "piece": loser.id})
+
+    def on_action_done(self, state: KellyState, piece: Piece, events: list[Event]) -> None:
+        """After an action of ``piece`` is complete."""
+
+    def on_turn_end(self, state: KellyState, events: list[Event]) -> None:
+        """At the end of each player's turn, before the other player's begins."""
+
+    def deal(self, dice: Dice) -> tuple[dict[str, Piece], list[Event]]:
+        """Deal the creatures at random, four a side, placed at random on the home spaces."""
+        kinds = dice.shuffled(sorted(self.creatures))
+        pieces: dict[str, Piece] = {}
+        for seat in (0, 1):
+            spaces = dice.shuffled(board.HOME[seat])
+            for kind, space in zip(kinds[4 * seat : 4 * seat + 4], spaces, strict=True):
+                pieces[kind] = Piece(id=kind, kind=kind, owner=seat, at=space)
+        deal = {"type": "deal", "pieces": {p.id: {"owner": p.owner, "at": p.at} for p in pieces.values()}}
+        return pieces, [deal]
+
+    # --- the game ----------------------------------------------------------------
+
+    def new_game(self, options: BaseOptions, dice: Dice) -> tuple[KellyState, list[Event]]:
+        pieces, events = self.deal(dice)
+        coin = dice.roll([2], "first player")
+        first = coin["dice"][0]["face"] - 1
+        events += [coin, {"type": "first_player", "seat": first}]
+        state = KellyState(options=options, pieces=pieces, turn=first)
+        self._advance(state, events)
+        return state, events
+
+    def game_to_act(self, state: KellyState) -> list[int]:
+        if state.push is not None:
+            return [state.push.chooser]
+        return [state.turn]
+
+    def game_actions(self, state: KellyState, seat: int) -> list[Action]:
+        if state.result is not None or seat not in self.game_to_act(state):
+            return []
+        if state.push is not None:
+            push = state.push
+            return [{"type": "push", "piece": push.piece, "to": s} for s in push.options]
+        return self.turn_actions(state, seat)
+
+    def turn_actions(self, state: KellyState, seat: int) -> list[Action]:
+        """Every move and attack open to ``seat`` for its next action."""
+        occupied = self.occupied(state)
+        actions: list[Action] = []
+        for piece in self.living(state, seat):
+            if not self.may_act_with(state, piece):
+                continue
+            movement = self.creatures[piece.kind].movement
+            for end in board.exact_paths(piece.at, movement, lambda s: s not in occupied):
+                actions.append({"type": "move", "piece": piece.id, "to": end})
+            for target in self.attack_targets(state, piece, occupied):
+                actions.append(self.attack_action(state, piece, target))
+        return actions
+
+    def attack_targets(self, state: KellyState, piece: Piece, occupied: dict[str, Piece]) -> list[Piece]:
+        return [
+            occupied[n]
+            for n in board.NEIGHBOURS[piece.at]
+            if n in occupied
+            and occupied[n].owner != piece.owner
+            and self.may_attack(state, piece, occupied[n])
+        ]
+
+    def attack_action(self, state: KellyState, piece: Piece, target: Piece) -> Action:
+        return {"type": "attack", "piece": piece.id, "target": target.id}
+
+    def apply_game(self, state: KellyState, seat: int, action: Action, dice: Dice) -> list[Event]:
+        events: list[Event] = []
+        kind = action["type"]
+        if kind == "move":
+            piece = state.pieces[action["piece"]]
+            occupied = self.occupied(state)
+            movement = self.creatures[piece.kind].movement
+            path = board.exact_paths(piece.at, movement, lambda s: s not in occupied)[action["to"]]
+            events.append(
+                {"type": "move", "seat": seat, "piece": piece.id, "from": piece.at, "to": action["to"], "path": list(path)}
+            )
+            piece.at = action["to"]
+            self._action_done(state, piece, events)
+        elif kind == "attack":
+            attacker, defender = state.pieces[action["piece"]], state.pieces[action["target"]]
+            self.attack(state, attacker, defender, dice, events)
+            if state.push is None:
+                self._action_done(state, attacker, events)
+        elif kind == "push":
+            push = state.push
+            loser = state.pieces[push.piece]
+            events.append({"type": "push", "seat": seat, "piece": loser.id, "from": loser.at, "to": action["to"], "result": push.result})
+            loser.at = action["to"]
+            state.push = None
+            self._action_done(state, state.pieces[push.actor], events)
+        self._advance(state, events)
+        return events
+
+    def attack(self, state: KellyState, attacker: Piece, defender: Piece, dice: Dice, events: list[Event]) -> None:
+        att_pool, def_pool = self.attack_pools(state, attacker, defender)
+        events.append({"type": "attack", "seat": attacker.owner, "piece": attacker.id, "target": defender.id})
+        att = dice.roll(att_pool.sides, "attack", bonus=att_pool.bonus, seat=attacker.owner, piece=attacker.id)
+        dfn = dice.roll(def_pool.sides, "defense", bonus=def_pool.bonus, seat=defender.owner, piece=defender.id)
+        difference = att["total"] - dfn["total"]
+        result = classify(difference)
+        events += [att, dfn, {"type": "combat", "piece": attacker.id, "target": defender.id, "attack": att["total"], "defense": dfn["total"], "difference": difference, "result": result}]
+        if result == "kill":
+            self.kill(state, defender, attacker, events, dice)
+        elif result == "counter-kill":
+            self.kill(state, attacker, defender, events, dice)
+        else:
+            winner, loser = (attacker, defender) if result == "push" else (defender, attacker)
+            self.start_push(state, attacker, winner, loser, result, events)
+
+    def start_push(
+        self, state: KellyState, attacker: Piece, winner: Piece, loser: Piece, result: str, events: list[Event]
+    ) -> None:
+        room = [s for s in board.NEIGHBOURS[loser.at] if s not in self.occupied(state)]
+        if room:
+            state.push = PendingPush(
+                chooser=winner.owner, piece=loser.id, options=room, result=result, actor=attacker.id
+            )
+        else:
+            self.push_with_no_room(state, loser, result, events)
+
+    def kill(self, state: KellyState, victim: Piece, killer: Piece, events: list[Event], dice: Dice) -> None:
+        events.append({"type": "kill", "piece": victim.id, "by": killer.id, "at": victim.at})
+        victim.at = None
+        self.note_kill(state)
+        survivors = {seat: self.living(state, seat) for seat in (0, 1)}
+        for seat, pieces in survivors.items():
+            if not pieces:
+                winner = 1 - seat
+                state.result = Outcome(winner=winner, reason=f"{self.seat_name(winner)} destroyed every enemy piece")
+                return
+        if len(survivors[0]) == 1 and len(survivors[1]) == 1 and state.result is None:
+            self.to_the_death(state, survivors[state.turn][0], survivors[1 - state.turn][0], dice, events)
+
+    def to_the_death(self, state: KellyState, first: Piece, second: Piece, dice: Dice, events: list[Event]) -> None:
+        """Both last pieces go to the core and fight until one dies; pushes are rolled again."""
+        for piece in (first, second):
+            piece.at = board.CORE
+        events.append({"type": "to_the_death", "pieces": [first.id, second.id]})
+        a_pool, b_pool = self.to_the_death_pool(first), self.to_the_death_pool(second)
+        while True:
+            a = dice.roll(a_pool.sides, "to the death", bonus=a_pool.bonus, seat=first.owner, piece=first.id)
+            b = dice.roll(b_pool.sides, "to the death", bonus=b_pool.bonus, seat=second.owner, piece=second.id)
+            difference = a["total"] - b["total"]
+            result = classify(difference)
+            events += [a, b, {"type": "combat", "piece": first.id, "target": second.id, "attack": a["total"], "defense": b["total"], "difference": difference, "result": result}]
+            if result in ("kill", "counter-kill"):
+                winner, loser = (first, second) if result == "kill" else (second, first)
+                events.append({"type": "kill", "piece": loser.id, "by": winner.id, "at": board.CORE})
+                loser.at = None
+                self.note_kill(state)
+                state.result = Outcome(winner=winner.owner, reason=f"{self.seat_name(winner.owner)} won To-The-Death")
+                return
+
+    # --- turn bookkeeping --------------------------------------------------------
+
+    def _action_done(self, state: KellyState, piece: Piece, events: list[Event]) -> None:
+        state.actions_left -= 1
+        self.on_action_done(state, piece, events)
+
+    def _advance(self, state: KellyState, events: list[Event]) -> None:
+        """End turns that are over and pass actions that have no legal option."""
+        passes = 0
+        while state.result is None and state.push is None:
+            if state.actions_left <= 0:
+                self._end_turn(state, events)
+                continue
+            if self.turn_actions(state, state.turn):
+                return
+            events.append({"type": "pass", "seat": state.turn, "reason": "no legal action"})
+            state.actions_left -= 1
+            passes += 1
+            if passes >= 2 * ACTIONS_PER_TURN:
+                # Neither player can do anything, and passing changes nothing.
+                state.result = Outcome(winner=None, reason="neither player can act")
+
+    def _end_turn(self, state: KellyState, events: list[Event]) -> None:
+        self.on_turn_end(state, events)
+        self.count_quiet_turn(state, state.options, events)
+        if state.result is not None:
+            return
+        state.turn = 1 - state.turn
+        state.actions_left = ACTIONS_PER_TURN
+        state.turn_number += 1
+        events.append({"type": "turn", "seat": state.turn, "number": state.turn_number})
+
+    # --- reading the state -------------------------------------------------------
+
+    @staticmethod
+    def occupied(state: KellyState) -> dict[str, Piece]:
+        return {p.at: p for p in state.pieces.values() if p.at is not None}
+
+    @staticmethod
+    def living(state: KellyState, seat: int) -> list[Piece]:
+        return [p for p in state.pieces.values() if p.owner == seat and p.at is not None]
+
+    def creature_info(self, kind: str) -> dict[str, Any]:
+        c = self.creatures[kind]
+        return {"name": c.name, "attack": c.attack, "defense": c.defense, "movement": c.movement}
+
+    def game_view(self, state: KellyState, seat: int | None) -> dict[str, Any]:
+        return {
+            "pieces": [
+                {"id": p.id, "kind": p.kind, "owner": p.owner, "at": p.at, **self.creature_info(p.kind)}
+                for p in state.pieces.values()
+                if p.at is not None
+            ],
+            "lost": [{"id": p.id, "kind": p.kind, "owner": p.owner} for p in state.pieces.values() if p.at is None],
+            "turn": state.turn,
+            "actions_left": state.actions_left,
+            "turn_number": state.turn_number,
+            "push": state.push.model_dump() if state.push else None,
+            "legend": {kind: self.creature_info(kind) for kind in sorted(self.creatures)},
+            "turns_without_kill": state.options.turns_without_kill,
+        }
