@@ -138,10 +138,10 @@ class Ruleset(ABC, Generic[S]):
             raise IllegalAction('an action must be a JSON object with a string "type"')
         if state.result is not None:
             raise IllegalAction("the match is over")
-        wanted = self._essential(action)
+        wanted = self.essential(action)
         legal = self.legal_actions(state, seat)
         for candidate in legal:
-            if self._essential(candidate) == wanted:
+            if self.essential(candidate) == wanted:
                 return candidate
         raise IllegalAction(self.explain_illegal(legal, wanted))
 
@@ -210,13 +210,13 @@ class Ruleset(ABC, Generic[S]):
     def _draw_responders(self, state: S) -> list[int]:
         return [s for s in range(self.seats) if s != state.draw_offer]
 
-    def _essential(self, action: Action) -> Action:
+    def essential(self, action: Action) -> Action:
         return {k: v for k, v in action.items() if k not in self.info_keys}
 
     def explain_illegal(self, legal: list[Action], wanted: Action) -> str:
         """A message that says why ``wanted`` is not among ``legal``."""
         kind = wanted.get("type")
-        same_kind = [self._essential(a) for a in legal if a["type"] == kind]
+        same_kind = [self.essential(a) for a in legal if a["type"] == kind]
         if not same_kind:
             game_kinds = sorted({a["type"] for a in legal} - COMMON_ACTION_TYPES)
             if not game_kinds:

@@ -159,3 +159,66 @@ def exact_paths(
 def free_neighbours(space: str, occupied: Iterable[str]) -> list[str]:
     taken = set(occupied)
     return [n for n in NEIGHBOURS[space] if n not in taken]
+
+
+def leads_off_board(space: str) -> bool:
+    """Whether a step outward along ``space``'s ray leaves the board (ring A only).
+
+    Rulesets that push a piece off the edge (``simeone``) allow it from exactly these
+    spaces: the line ``C, Bi, Ai`` continues past ``Ai`` off the board.
+    """
+    return space != CORE and ring(space) == "A"
+
+
+def rows_from(space: str) -> list[tuple[str, str]]:
+    """Pairs ``(n, beyond)`` with ``space, n, beyond`` in a row on one straight line.
+
+    ``n`` is an orthogonal neighbour of ``space`` and ``beyond`` the next space past
+    it on the same line (rings wrap, rays pass through the core). Lines that leave
+    the board after ``n`` give no pair. Used for custodian capture: the piece on
+    ``n`` is enclosed between ``space`` and ``beyond``.
+    """
+    pairs = []
+    for n in NEIGHBOURS[space]:
+        beyond = continue_line(space, n)
+        if beyond is not None:
+            pairs.append((n, beyond))
+    return pairs
+
+
+def diagonal_direction(a: str, b: str) -> int | None:
+    """The orbital direction of the diagonal step from ``a`` to ``b``.
+
+    ``+1`` when the step runs clockwise (``A3``→``B4``, ``B4``→``A5``), ``-1`` when it
+    runs counter-clockwise, ``0`` for a step into or out of the core (which has no
+    orbital direction), ``None`` when ``b`` is not a diagonal neighbour of ``a``.
+    """
+    if b not in DIAGONALS[a]:
+        return None
+    if CORE in (a, b):
+        return 0
+    return 1 if _wrap(ray(a) + 1) == ray(b) else -1
+
+
+def orbit_from(space: str, direction: int, steps: int) -> tuple[str, ...]:
+    """The next ``steps`` spaces around the ring of ``space`` in ``direction`` (±1).
+
+    The core has no orbit: from ``C`` the result is empty.
+    """
+    if space == CORE:
+        return ()
+    out = []
+    here = space
+    for _ in range(steps):
+        here = step_around(here, direction)
+        out.append(here)
+    return tuple(out)
+
+
+def line_from(space: str, first: str) -> tuple[str, ...]:
+    """The straight line leaving ``space`` through its orthogonal neighbour ``first``.
+
+    Starts with ``first`` and runs on to the edge of the board (along a ray) or, around
+    a ring, all the way back to ``space``, which is then the last entry.
+    """
+    return (first, *walk_line(space, first))

@@ -7,7 +7,6 @@ happens at the end of a turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -16,31 +15,11 @@ from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
 from app.rules.creatures import KELLY_CREATURES, Creature
 from app.rules.dice import Dice
+from app.rules.odds import Pool, classify, odds_for
+
+__all__ = ["ACTIONS_PER_TURN", "Kelly", "KellyState", "PendingPush", "Piece", "Pool", "classify"]
 
 ACTIONS_PER_TURN = 2
-
-
-@dataclass(frozen=True)
-class Pool:
-    """A combat roll: a flat bonus (a rating) plus dice with these numbers of sides."""
-
-    bonus: int
-    sides: tuple[int, ...]
-
-
-def classify(difference: int) -> str:
-    """The result of an attack from attack total minus defense total (RULINGS §3).
-
-    >>> [classify(d) for d in (7, 6, 1, 0, -6, -7)]
-    ['kill', 'push', 'push', 'counter-push', 'counter-push', 'counter-kill']
-    """
-    if difference >= 7:
-        return "kill"
-    if difference >= 1:
-        return "push"
-    if difference >= -6:
-        return "counter-push"
-    return "counter-kill"
 
 
 class Piece(BaseModel):
@@ -89,7 +68,7 @@ class Kelly(Ruleset[KellyState]):
         a, d = self.creatures[attacker.kind], self.creatures[defender.kind]
         return Pool(0, (6,) * a.attack), Pool(0, (6,) * d.defense)
 
-    def to_the_death_pool(self, piece: Piece) -> Pool:
+    def to_the_death_pool(self, state: KellyState, piece: Piece) -> Pool:
         """Each piece's pool in To-The-Death: its highest rating, as d6."""
         c = self.creatures[piece.kind]
         return Pool(0, (6,) * max(c.attack, c.defense))
@@ -102,14 +81,12 @@ class Kelly(Ruleset[KellyState]):
         """Whether the player to move may use ``piece`` for the next action."""
         return True
 
-    def push_with_no_room(
-        self, state: KellyState, loser: Piece, result: str, events: list[Event]
-    ) -> None:
+    def push_with_no_room(self, state: KellyState, loser: Piece, result: str, events: list[Event]) -> None:
         """A push whose loser has no empty space to go to: nothing happens."""
         events.append({"type": "push_blocked", "piece": loser.id})
 
-    def on_action_done(self, state: KellyState, piece: Piece, events: list[Event]) -> None:
-        """After an action of ``piece`` is complete."""
+    def on_action_done(self, state: KellyState, piece: Piece, events: list[Event], dice: Dice) -> None:
+        """After an action of ``piece`` is complete (``piece`` may have died in it)."""
 
     def on_turn_end(self, state: KellyState, events: list[Event]) -> None:
         """At the end of each player's turn, before the other player's begins."""
@@ -132,7 +109,7 @@ class Kelly(Ruleset[KellyState]):
         coin = dice.roll([2], "first player")
         first = coin["dice"][0]["face"] - 1
         events += [coin, {"type": "first_player", "seat": first}]
-        state = KellyState(options=options, pieces=pieces, turn=first)
+        state = self.state_type(options=options, pieces=pieces, turn=first)
         self._advance(state, events)
         return state, events
 
@@ -154,13 +131,19 @@ class Kelly(Ruleset[KellyState]):
         occupied = self.occupied(state)
         actions: list[Action] = []
         for piece in self.living(state, seat):
-            if not self.may_act_with(state, piece):
-                continue
-            movement = self.creatures[piece.kind].movement
-            for end in board.exact_paths(piece.at, movement, lambda s: s not in occupied):
-                actions.append({"type": "move", "piece": piece.id, "to": end})
-            for target in self.attack_targets(state, piece, occupied):
-                actions.append(self.attack_action(state, piece, target))
+            if self.may_act_with(state, piece):
+                actions += self.piece_actions(state, piece, occupied)
+        return actions
+
+    def piece_actions(self, state: KellyState, piece: Piece, occupied: dict[str, Piece]) -> list[Action]:
+        """The moves and attacks of one piece."""
+        movement = self.creatures[piece.kind].movement
+        actions: list[Action] = [
+            {"type": "move", "piece": piece.id, "to": end}
+            for end in board.exact_paths(piece.at, movement, lambda s: s not in occupied)
+        ]
+        for target in self.attack_targets(state, piece, occupied):
+            actions.append(self.attack_action(state, piece, target))
         return actions
 
     def attack_targets(self, state: KellyState, piece: Piece, occupied: dict[str, Piece]) -> list[Piece]:
@@ -173,7 +156,9 @@ class Kelly(Ruleset[KellyState]):
         ]
 
     def attack_action(self, state: KellyState, piece: Piece, target: Piece) -> Action:
-        return {"type": "attack", "piece": piece.id, "target": target.id}
+        """An attack entry of ``legal_actions``, with the exact odds of its four results."""
+        odds = odds_for(*self.attack_pools(state, piece, target))
+        return {"type": "attack", "piece": piece.id, "target": target.id, "odds": odds}
 
     def apply_game(self, state: KellyState, seat: int, action: Action, dice: Dice) -> list[Event]:
         events: list[Event] = []
@@ -184,44 +169,86 @@ class Kelly(Ruleset[KellyState]):
             movement = self.creatures[piece.kind].movement
             path = board.exact_paths(piece.at, movement, lambda s: s not in occupied)[action["to"]]
             events.append(
-                {"type": "move", "seat": seat, "piece": piece.id, "from": piece.at, "to": action["to"], "path": list(path)}
+                {
+                    "type": "move",
+                    "seat": seat,
+                    "piece": piece.id,
+                    "from": piece.at,
+                    "to": action["to"],
+                    "path": list(path),
+                }
             )
             piece.at = action["to"]
-            self._action_done(state, piece, events)
+            self._action_done(state, piece, events, dice)
         elif kind == "attack":
             attacker, defender = state.pieces[action["piece"]], state.pieces[action["target"]]
             self.attack(state, attacker, defender, dice, events)
             if state.push is None:
-                self._action_done(state, attacker, events)
+                self._action_done(state, attacker, events, dice)
         elif kind == "push":
             push = state.push
             loser = state.pieces[push.piece]
-            events.append({"type": "push", "seat": seat, "piece": loser.id, "from": loser.at, "to": action["to"], "result": push.result})
+            events.append(
+                {
+                    "type": "push",
+                    "seat": seat,
+                    "piece": loser.id,
+                    "from": loser.at,
+                    "to": action["to"],
+                    "result": push.result,
+                }
+            )
             loser.at = action["to"]
             state.push = None
-            self._action_done(state, state.pieces[push.actor], events)
+            self._action_done(state, state.pieces[push.actor], events, dice)
         self._advance(state, events)
         return events
 
-    def attack(self, state: KellyState, attacker: Piece, defender: Piece, dice: Dice, events: list[Event]) -> None:
+    def attack(
+        self, state: KellyState, attacker: Piece, defender: Piece, dice: Dice, events: list[Event]
+    ) -> None:
         att_pool, def_pool = self.attack_pools(state, attacker, defender)
         events.append({"type": "attack", "seat": attacker.owner, "piece": attacker.id, "target": defender.id})
-        att = dice.roll(att_pool.sides, "attack", bonus=att_pool.bonus, seat=attacker.owner, piece=attacker.id)
-        dfn = dice.roll(def_pool.sides, "defense", bonus=def_pool.bonus, seat=defender.owner, piece=defender.id)
+        att = dice.roll(
+            att_pool.sides, "attack", bonus=att_pool.bonus, seat=attacker.owner, piece=attacker.id
+        )
+        dfn = dice.roll(
+            def_pool.sides, "defense", bonus=def_pool.bonus, seat=defender.owner, piece=defender.id
+        )
         difference = att["total"] - dfn["total"]
         result = classify(difference)
-        events += [att, dfn, {"type": "combat", "piece": attacker.id, "target": defender.id, "attack": att["total"], "defense": dfn["total"], "difference": difference, "result": result}]
+        events += [
+            att,
+            dfn,
+            {
+                "type": "combat",
+                "piece": attacker.id,
+                "target": defender.id,
+                "attack": att["total"],
+                "defense": dfn["total"],
+                "difference": difference,
+                "result": result,
+            },
+        ]
         if result == "kill":
             self.kill(state, defender, attacker, events, dice)
         elif result == "counter-kill":
             self.kill(state, attacker, defender, events, dice)
         else:
             winner, loser = (attacker, defender) if result == "push" else (defender, attacker)
-            self.start_push(state, attacker, winner, loser, result, events)
+            self.start_push(state, attacker, winner, loser, result, events, dice)
 
     def start_push(
-        self, state: KellyState, attacker: Piece, winner: Piece, loser: Piece, result: str, events: list[Event]
+        self,
+        state: KellyState,
+        attacker: Piece,
+        winner: Piece,
+        loser: Piece,
+        result: str,
+        events: list[Event],
+        dice: Dice,
     ) -> None:
+        """The loser of an exchange is to be pushed: the winner chooses where, if there is room."""
         room = [s for s in board.NEIGHBOURS[loser.at] if s not in self.occupied(state)]
         if room:
             state.push = PendingPush(
@@ -238,36 +265,56 @@ class Kelly(Ruleset[KellyState]):
         for seat, pieces in survivors.items():
             if not pieces:
                 winner = 1 - seat
-                state.result = Outcome(winner=winner, reason=f"{self.seat_name(winner)} destroyed every enemy piece")
+                state.result = Outcome(
+                    winner=winner, reason=f"{self.seat_name(winner)} destroyed every enemy piece"
+                )
                 return
         if len(survivors[0]) == 1 and len(survivors[1]) == 1 and state.result is None:
             self.to_the_death(state, survivors[state.turn][0], survivors[1 - state.turn][0], dice, events)
 
-    def to_the_death(self, state: KellyState, first: Piece, second: Piece, dice: Dice, events: list[Event]) -> None:
+    def to_the_death(
+        self, state: KellyState, first: Piece, second: Piece, dice: Dice, events: list[Event]
+    ) -> None:
         """Both last pieces go to the core and fight until one dies; pushes are rolled again."""
         for piece in (first, second):
             piece.at = board.CORE
         events.append({"type": "to_the_death", "pieces": [first.id, second.id]})
-        a_pool, b_pool = self.to_the_death_pool(first), self.to_the_death_pool(second)
+        a_pool, b_pool = self.to_the_death_pool(state, first), self.to_the_death_pool(state, second)
         while True:
             a = dice.roll(a_pool.sides, "to the death", bonus=a_pool.bonus, seat=first.owner, piece=first.id)
-            b = dice.roll(b_pool.sides, "to the death", bonus=b_pool.bonus, seat=second.owner, piece=second.id)
+            b = dice.roll(
+                b_pool.sides, "to the death", bonus=b_pool.bonus, seat=second.owner, piece=second.id
+            )
             difference = a["total"] - b["total"]
             result = classify(difference)
-            events += [a, b, {"type": "combat", "piece": first.id, "target": second.id, "attack": a["total"], "defense": b["total"], "difference": difference, "result": result}]
+            events += [
+                a,
+                b,
+                {
+                    "type": "combat",
+                    "piece": first.id,
+                    "target": second.id,
+                    "attack": a["total"],
+                    "defense": b["total"],
+                    "difference": difference,
+                    "result": result,
+                },
+            ]
             if result in ("kill", "counter-kill"):
                 winner, loser = (first, second) if result == "kill" else (second, first)
                 events.append({"type": "kill", "piece": loser.id, "by": winner.id, "at": board.CORE})
                 loser.at = None
                 self.note_kill(state)
-                state.result = Outcome(winner=winner.owner, reason=f"{self.seat_name(winner.owner)} won To-The-Death")
+                state.result = Outcome(
+                    winner=winner.owner, reason=f"{self.seat_name(winner.owner)} won To-The-Death"
+                )
                 return
 
     # --- turn bookkeeping --------------------------------------------------------
 
-    def _action_done(self, state: KellyState, piece: Piece, events: list[Event]) -> None:
+    def _action_done(self, state: KellyState, piece: Piece, events: list[Event], dice: Dice) -> None:
         state.actions_left -= 1
-        self.on_action_done(state, piece, events)
+        self.on_action_done(state, piece, events, dice)
 
     def _advance(self, state: KellyState, events: list[Event]) -> None:
         """End turns that are over and pass actions that have no legal option."""
@@ -316,7 +363,9 @@ class Kelly(Ruleset[KellyState]):
                 for p in state.pieces.values()
                 if p.at is not None
             ],
-            "lost": [{"id": p.id, "kind": p.kind, "owner": p.owner} for p in state.pieces.values() if p.at is None],
+            "lost": [
+                {"id": p.id, "kind": p.kind, "owner": p.owner} for p in state.pieces.values() if p.at is None
+            ],
             "turn": state.turn,
             "actions_left": state.actions_left,
             "turn_number": state.turn_number,

@@ -91,9 +91,9 @@ def test_actions_not_listed_are_refused_and_change_nothing(ruleset_id):
     _, log, states = play_randomly(ruleset, 11)
     for (seat, action, _), state in list(zip(log, states, strict=False))[:200]:
         before = ruleset.dump_state(state)
-        legal = [ruleset._essential(a) for a in ruleset.legal_actions(state, seat)]
+        legal = [ruleset.essential(a) for a in ruleset.legal_actions(state, seat)]
         for bad in _tampered(action, rng):
-            if isinstance(bad, dict) and ruleset._essential(bad) in legal:
+            if isinstance(bad, dict) and ruleset.essential(bad) in legal:
                 continue
             with pytest.raises(IllegalAction) as refused:
                 ruleset.apply(state, seat, bad, Dice(b"x"))

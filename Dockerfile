@@ -1,0 +1,12 @@
+FROM python:3.11-slim
+WORKDIR /srv/dejarik
+COPY pyproject.toml README.md alembic.ini ./
+COPY app ./app
+COPY migrations ./migrations
+COPY static ./static
+COPY templates ./templates
+RUN pip install --no-cache-dir .
+ENV HOST=0.0.0.0 PORT=8000
+EXPOSE 8000
+# `serve` migrates the database before it listens.
+CMD ["dejarik", "serve"]

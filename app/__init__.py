@@ -1,0 +1,1 @@
+"""Dejarik: the authoritative match server."""

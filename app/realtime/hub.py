@@ -1,0 +1,114 @@
+"""This process's websocket viewers, grouped by match, and the updates they get."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.models import Player
+from app.realtime.broker import Broker
+from app.rules import get_ruleset
+from app.services.errors import NotFound
+from app.services.matches import MatchService
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One websocket: one browser tab (or bot) watching one match."""
+
+    websocket: WebSocket
+    match_id: str
+    player: Player | None
+    version: int = -1
+    """The last version this viewer was sent."""
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, message: dict[str, Any]) -> bool:
+        try:
+            async with self.send_lock:
+                await self.websocket.send_text(json.dumps(message))
+            return True
+        except Exception:  # a closed or broken socket: the reader side cleans up
+            return False
+
+
+class Hub:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], broker: Broker) -> None:
+        self.sessionmaker = sessionmaker
+        self.broker = broker
+        self.rooms: dict[str, set[Viewer]] = defaultdict(set)
+        self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def start(self) -> None:
+        await self.broker.start(self.deliver)
+
+    async def stop(self) -> None:
+        await self.broker.stop()
+        for viewers in self.rooms.values():
+            for viewer in viewers:
+                with contextlib.suppress(Exception):
+                    await viewer.websocket.close(code=1001)
+
+    async def publish(self, match_id: str, version: int) -> None:
+        await self.broker.publish(match_id, version)
+
+    async def snapshot(self, viewer: Viewer, since: int | None = None) -> None:
+        """Send ``viewer`` the whole match and start sending it updates."""
+        async with self.locks[viewer.match_id], self.sessionmaker() as session:
+            service = MatchService(session)
+            match = await service.get(viewer.match_id)
+            message = {"type": "snapshot", **service.view(match, viewer.player)}
+            if since is not None and since < match.version:
+                message["missed"] = await service.entries(match, after=since, limit=200)
+            viewer.version = match.version
+            self.rooms[viewer.match_id].add(viewer)
+        await viewer.send(message)
+
+    def leave(self, viewer: Viewer) -> None:
+        room = self.rooms.get(viewer.match_id)
+        if room is not None:
+            room.discard(viewer)
+            if not room:
+                del self.rooms[viewer.match_id]
+                self.locks.pop(viewer.match_id, None)
+
+    async def deliver(self, match_id: str, version: int) -> None:
+        """The broker says ``match_id`` reached ``version``: update its viewers here."""
+        if not any(v.version < version for v in self.rooms.get(match_id, ())):
+            return
+        async with self.locks[match_id]:
+            behind = [v for v in self.rooms.get(match_id, ()) if v.version < version]
+            if not behind:
+                return
+            async with self.sessionmaker() as session:
+                service = MatchService(session)
+                try:
+                    match = await service.get(match_id)
+                except NotFound:
+                    return
+                entries = await service.entries(match, after=min(v.version for v in behind))
+                ruleset = get_ruleset(match.ruleset)
+                state = ruleset.load_state(match.state) if match.state else None
+                messages = []
+                for viewer in behind:
+                    new = [e for e in entries if e["version"] > viewer.version]
+                    messages.append(
+                        (
+                            viewer,
+                            {
+                                "type": "update",
+                                **service.view(match, viewer.player, state),
+                                "events": [event for e in new for event in e["events"]],
+                                "entries": new,
+                            },
+                        )
+                    )
+                    viewer.version = match.version
+        await asyncio.gather(*(viewer.send(message) for viewer, message in messages))

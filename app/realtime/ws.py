@@ -1,0 +1,92 @@
+"""``WS /ws/matches/{id}``: snapshot on connect, updates after every commit, actions in."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.realtime.hub import Viewer
+from app.services.errors import NotFound, ServiceError
+from app.services.matches import MatchService
+from app.services.players import player_by_token
+
+router = APIRouter()
+
+
+async def _refuse(websocket: WebSocket, code: int, message: str) -> None:
+    await websocket.accept()
+    await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+    await websocket.close(code=4000 + code)
+
+
+@router.websocket("/ws/matches/{match_id}")
+async def match_socket(
+    websocket: WebSocket, match_id: str, token: str | None = None, since: int | None = None
+) -> None:
+    app = websocket.app
+    settings, hub = app.state.settings, app.state.hub
+    token = token or websocket.cookies.get(settings.cookie_name)
+    async with app.state.sessionmaker() as session:
+        player = await player_by_token(session, token) if token else None
+        if token and player is None:
+            await _refuse(websocket, 401, "the token is not valid")
+            return
+        try:
+            await MatchService(session).get(match_id)
+        except NotFound as missing:
+            await _refuse(websocket, 404, missing.message)
+            return
+    await websocket.accept()
+    viewer = Viewer(websocket, match_id, player)
+    await hub.snapshot(viewer, since)
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            reply = await _handle(app, viewer, frame.get("text") or frame.get("bytes") or "")
+            if reply is not None:
+                await viewer.send(reply)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.leave(viewer)
+
+
+async def _handle(app: Any, viewer: Viewer, raw: str | bytes) -> dict[str, Any] | None:
+    limit = app.state.settings.max_body_bytes
+    if len(raw) > limit:
+        return {"type": "error", "id": None, "code": 413, "message": f"a frame may be at most {limit // 1024} KB"}
+    try:
+        message = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return {"type": "error", "id": None, "code": 400, "message": "the frame is not valid JSON"}
+    if not isinstance(message, dict):
+        return {"type": "error", "id": None, "code": 400, "message": "a frame must be a JSON object"}
+    kind, client_id = message.get("type"), message.get("id")
+    if kind == "sync":
+        await app.state.hub.snapshot(viewer, message.get("since") if isinstance(message.get("since"), int) else None)
+        return None
+    if kind == "ping":
+        return {"type": "pong", "id": client_id}
+    if kind != "action":
+        return {"type": "error", "id": client_id, "code": 400, "message": 'type must be "action", "sync" or "ping"'}
+    if viewer.player is None:
+        return {"type": "error", "id": client_id, "code": 401, "message": "spectators cannot act: connect with a token"}
+    action, version = message.get("action"), message.get("version")
+    if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
+        return {
+            "type": "error",
+            "id": client_id,
+            "code": 422,
+            "message": '"action" must be an object and "version" an integer',
+        }
+    async with app.state.sessionmaker() as session:
+        service = MatchService(session, app.state.hub.publish)
+        try:
+            applied = await service.act(viewer.match_id, viewer.player, action, version)
+        except ServiceError as error:
+            return {"type": "error", "id": client_id, "code": error.status, "message": error.message, **error.extra}
+    return {"type": "ack", "id": client_id, "version": applied.version}

@@ -1,0 +1,253 @@
+"""`courtier`: the deterministic custodian-capture game of seed 003 (RULINGS §8).
+
+Each side has a king and five guards. A turn moves one piece one step; an enemy
+enclosed in a straight line between the moved piece and another of the mover's
+pieces is captured. Capture the enemy king to win.
+
+Rulings made here where the texts are silent (see ``docs/rulesets/courtier.md``):
+
+- When one move could capture several pieces, the move is applied first and the
+  mover then chooses the capture as its own decision step (``capture``); a move
+  action never names its capture, so every move is just ``piece`` and ``to``.
+- Double capture is judged on the board as the move leaves it, before the captured
+  piece is removed (seed 003, Diagram 6: "Both inside pieces are removed"): the
+  piece just captured counts as one of the two enemies enclosing the mover.
+- A double capture that removes the mover's own king while taking a guard loses
+  (the king is captured); one that takes the enemy king wins even if the mover's
+  king goes with it.
+- Threefold repetition: the same pieces (by side and kind) on the same spaces with
+  the same player to move, a third time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from app.rules import board
+from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.dice import Dice
+
+KING_SPACE = {0: "A3", 1: "A9"}
+COLOURS = ("blue", "red")
+LEGEND = {"king": {"name": "King"}, "guard": {"name": "Guard"}}
+
+
+class CourtierOptions(BaseOptions):
+    first: Literal["blue", "random"] = Field(
+        "blue", description="Who moves first: blue (the tradition) or a random roll."
+    )
+
+
+class CourtierPiece(BaseModel):
+    id: str
+    kind: Literal["king", "guard"]
+    owner: int
+    at: str | None
+    """``None`` once captured."""
+
+
+class PendingCapture(BaseModel):
+    """A move that could capture several pieces, waiting for the mover's choice."""
+
+    seat: int
+    piece: str
+    options: list[str]
+
+
+class CourtierState(GameState):
+    options: CourtierOptions
+    pieces: dict[str, CourtierPiece]
+    turn: int = 0
+    turn_number: int = 1
+    pending: PendingCapture | None = None
+    positions: dict[str, int] = Field(default_factory=dict)
+    """How often each position (with the player to move) has stood since the last
+    capture; a capture makes earlier positions unreachable."""
+
+
+def starting_pieces() -> dict[str, CourtierPiece]:
+    pieces: dict[str, CourtierPiece] = {}
+    for seat in (0, 1):
+        guards = 0
+        for space in board.HOME_SIX[seat]:
+            if space == KING_SPACE[seat]:
+                piece = CourtierPiece(id=f"{COLOURS[seat]}-king", kind="king", owner=seat, at=space)
+            else:
+                guards += 1
+                piece = CourtierPiece(id=f"{COLOURS[seat]}-guard-{guards}", kind="guard", owner=seat, at=space)
+            pieces[piece.id] = piece
+    return pieces
+
+
+class Courtier(Ruleset[CourtierState]):
+    id: ClassVar[str] = "courtier"
+    name: ClassVar[str] = "Courtier"
+    description: ClassVar[str] = (
+        "A king and five guards each, one step a turn, capture by enclosing an enemy "
+        "between two of yours; no dice."
+    )
+    seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Red")
+    options_schema: ClassVar[type[BaseOptions]] = CourtierOptions
+    state_type: ClassVar[type[GameState]] = CourtierState
+
+    def new_game(self, options: BaseOptions, dice: Dice) -> tuple[CourtierState, list[Event]]:
+        assert isinstance(options, CourtierOptions)
+        events: list[Event] = []
+        first = 0
+        if options.first == "random":
+            coin = dice.roll([2], "first player")
+            first = coin["total"] - 1
+            events.append(coin)
+        events.append({"type": "first_player", "seat": first})
+        state = CourtierState(options=options, pieces=starting_pieces(), turn=first)
+        self.record_position(state)
+        return state, events
+
+    def game_to_act(self, state: CourtierState) -> list[int]:
+        return [state.turn]
+
+    def game_actions(self, state: CourtierState, seat: int) -> list[Action]:
+        if state.result is not None or seat != state.turn:
+            return []
+        if state.pending is not None:
+            return [
+                {
+                    "type": "capture",
+                    "piece": target,
+                    "label": f"Capture the {state.pieces[target].kind} on {state.pieces[target].at}",
+                }
+                for target in state.pending.options
+            ]
+        return self.moves(state, seat)
+
+    def moves(self, state: CourtierState, seat: int) -> list[Action]:
+        occupied = self.occupied(state)
+        return [
+            {"type": "move", "piece": p.id, "to": n}
+            for p in state.pieces.values()
+            if p.owner == seat and p.at is not None
+            for n in board.NEIGHBOURS[p.at]
+            if n not in occupied
+        ]
+
+    def apply_game(self, state: CourtierState, seat: int, action: Action, dice: Dice) -> list[Event]:
+        events: list[Event] = []
+        if action["type"] == "move":
+            piece = state.pieces[action["piece"]]
+            events.append({"type": "move", "seat": seat, "piece": piece.id, "from": piece.at, "to": action["to"]})
+            piece.at = action["to"]
+            targets = self.capturable(state, piece)
+            if len(targets) > 1:
+                state.pending = PendingCapture(seat=seat, piece=piece.id, options=[t.id for t in targets])
+                events.append({"type": "choose_capture", "seat": seat, "options": state.pending.options})
+                return events
+            captured = self.capture(state, piece, targets[0], events) if targets else False
+        else:  # "capture": the mover's choice among several
+            pending = state.pending
+            assert pending is not None
+            state.pending = None
+            captured = self.capture(state, state.pieces[pending.piece], state.pieces[action["piece"]], events)
+        self.end_turn(state, captured, events)
+        return events
+
+    def capturable(self, state: CourtierState, mover: CourtierPiece) -> list[CourtierPiece]:
+        """Enemies enclosed in a row between ``mover`` and another of its side's pieces."""
+        occupied = self.occupied(state)
+        found = []
+        for n, beyond in board.rows_from(mover.at):
+            middle, far = occupied.get(n), occupied.get(beyond)
+            if middle is not None and far is not None and middle.owner != mover.owner == far.owner:
+                found.append(middle)
+        return found
+
+    def enclosed(self, state: CourtierState, piece: CourtierPiece) -> bool:
+        """Whether ``piece`` stands between two enemies on a straight line."""
+        occupied = self.occupied(state)
+        for x, y in board.flanking_pairs(piece.at):
+            a, b = occupied.get(x), occupied.get(y)
+            if a is not None and b is not None and a.owner != piece.owner and b.owner != piece.owner:
+                return True
+        return False
+
+    def capture(
+        self, state: CourtierState, mover: CourtierPiece, victim: CourtierPiece, events: list[Event]
+    ) -> bool:
+        """Remove ``victim``, and ``mover`` too if it is enclosed (judged before removal)."""
+        double = self.enclosed(state, mover)
+        removed = [victim, mover] if double else [victim]
+        for piece in removed:
+            events.append(
+                {"type": "capture", "piece": piece.id, "kind": piece.kind, "owner": piece.owner, "at": piece.at}
+            )
+        if double:
+            events.append({"type": "double_capture", "pieces": [victim.id, mover.id]})
+        for piece in removed:
+            piece.at = None
+        self.note_kill(state)
+        state.positions.clear()
+        if victim.kind == "king":
+            state.result = Outcome(
+                winner=mover.owner, reason=f"{self.seat_name(mover.owner)} captured the enemy king"
+            )
+        elif double and mover.kind == "king":
+            winner = victim.owner
+            state.result = Outcome(
+                winner=winner, reason=f"{self.seat_name(mover.owner)}'s king was lost in a double capture"
+            )
+        return True
+
+    def end_turn(self, state: CourtierState, captured: bool, events: list[Event]) -> None:
+        if state.result is not None:
+            return
+        if captured:
+            self.note_kill(state)
+        else:
+            self.count_quiet_turn(state, state.options, events)
+            if state.result is not None:
+                return
+        state.turn = 1 - state.turn
+        state.turn_number += 1
+        events.append({"type": "turn", "seat": state.turn, "number": state.turn_number})
+        if self.record_position(state) >= 3:
+            state.result = Outcome(winner=None, reason="the same position stood three times")
+        elif not self.moves(state, state.turn):
+            winner = 1 - state.turn
+            state.result = Outcome(
+                winner=winner, reason=f"{self.seat_name(state.turn)} has no legal move"
+            )
+
+    # --- positions ---------------------------------------------------------------------
+
+    def position_key(self, state: CourtierState) -> str:
+        placed = sorted(f"{p.at}:{p.owner}{p.kind[0]}" for p in state.pieces.values() if p.at is not None)
+        return f"{state.turn}|{','.join(placed)}"
+
+    def record_position(self, state: CourtierState) -> int:
+        key = self.position_key(state)
+        state.positions[key] = state.positions.get(key, 0) + 1
+        return state.positions[key]
+
+    @staticmethod
+    def occupied(state: CourtierState) -> dict[str, CourtierPiece]:
+        return {p.at: p for p in state.pieces.values() if p.at is not None}
+
+    def game_view(self, state: CourtierState, seat: int | None) -> dict[str, Any]:
+        return {
+            "pieces": [
+                {"id": p.id, "kind": p.kind, "owner": p.owner, "at": p.at}
+                for p in state.pieces.values()
+                if p.at is not None
+            ],
+            "captured": [
+                {"id": p.id, "kind": p.kind, "owner": p.owner} for p in state.pieces.values() if p.at is None
+            ],
+            "turn": state.turn,
+            "turn_number": state.turn_number,
+            "pending_capture": state.pending.model_dump() if state.pending else None,
+            "repetitions": state.positions.get(self.position_key(state), 0) if state.pending is None else None,
+            "first": state.options.first,
+            "legend": LEGEND,
+            "turns_without_kill": state.options.turns_without_kill,
+        }

@@ -1,0 +1,494 @@
+"""`orbit-chess`: the deterministic chess analogue of seed 002 (RULINGS §7).
+
+Each side has a king, a queen, a knight and a pawn. White (seat 0) moves first. A
+turn is one move of an active piece or the activation of an inactive piece onto an
+empty ring-A space; then the mover's piece captured on the opponent's previous turn
+(if any) becomes inactive, so it can be activated from its owner's next-but-one turn
+on. A player whose turn starts with their king in the core wins ("Dejarik").
+
+Actions are plain JSON objects; a client that knows no rules sends a listed action
+back as it came::
+
+    {"type": "move", "piece": "w-knight", "to": "B7"}
+    {"type": "move", "piece": "w-pawn", "to": "C", "push": "b-knight", "push_to": "B5"}
+    {"type": "activate", "piece": "w-queen", "to": "A6"}
+
+Listed actions also carry ``notation``, ``path`` and, when it applies, ``captures``
+and ``repeats`` for the player's information; these are ignored when matching. The
+notation and the rulings this module makes where the seed is silent are in
+``docs/rulesets/orbit-chess.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from app.rules import board
+from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.dice import Dice
+
+KINDS = ("king", "queen", "knight", "pawn")
+LETTERS = {"king": "K", "queen": "Q", "knight": "N", "pawn": "P"}
+COLOURS = ("w", "b")
+START: dict[int, dict[str, str]] = {
+    0: {"pawn": "A1", "king": "A2", "queen": "A3", "knight": "A4"},
+    1: {"pawn": "A7", "king": "A8", "queen": "A9", "knight": "A10"},
+}
+"""The start position (RULINGS §7; the seed's diagram is lost)."""
+
+REPETITION_LIMIT = 3
+PAWN_MAX_STEPS = 12
+"""A pawn goes at most once round a ring in one move."""
+KNIGHT_MAX_ORBIT = 4
+
+LEGEND: dict[str, dict[str, str]] = {
+    "king": {
+        "name": "King",
+        "moves": "One step orthogonally. Starting your turn with your king in the core wins.",
+    },
+    "queen": {
+        "name": "Queen",
+        "moves": "One step diagonally. Her own pieces orthogonally next to her cannot be "
+        "captured; she never protects herself.",
+    },
+    "knight": {
+        "name": "Knight",
+        "moves": "One step diagonally, then 0–4 steps on around the ring it reached, the same "
+        "way round (from the core: to any inner space, then either way).",
+    },
+    "pawn": {
+        "name": "Pawn",
+        "moves": "Any distance along one straight line (rings wrap, rays cross the core). Never "
+        "captures; may push one piece ahead of it as far as it goes on.",
+    },
+}
+
+Status = Literal["active", "captured", "inactive"]
+
+
+def piece_id(seat: int, kind: str) -> str:
+    """``piece_id(0, "king") == "w-king"``."""
+    return f"{COLOURS[seat]}-{kind}"
+
+
+class Piece(BaseModel):
+    id: str
+    kind: str
+    owner: int
+    at: str | None = None
+    """The space while active; ``None`` while captured or inactive."""
+    status: Status = "active"
+
+
+class OrbitState(GameState):
+    options: BaseOptions
+    pieces: dict[str, Piece]
+    turn: int = 0
+    turn_number: int = 1
+    seen: dict[str, int] = Field(default_factory=dict)
+    """How often each position (with the player to move) has occurred."""
+    last_move: str | None = None
+    """The notation of the last move or activation."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One legal game action with everything needed to show and apply it."""
+
+    type: str
+    piece: str
+    frm: str | None
+    to: str
+    path: tuple[str, ...] = ()
+    captures: str | None = None
+    push: str | None = None
+    push_from: str | None = None
+    push_to: str | None = None
+    notation: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str, str | None, str | None]:
+        return (self.type, self.piece, self.to, self.push, self.push_to)
+
+
+class OrbitChess(Ruleset[OrbitState]):
+    id: ClassVar[str] = "orbit-chess"
+    name: ClassVar[str] = "Orbit chess"
+    description: ClassVar[str] = (
+        "A deterministic chess analogue: king, queen, knight and pawn a side, captured "
+        "pieces come back, and a king that starts its turn in the core wins."
+    )
+    seat_names: ClassVar[tuple[str, ...]] = ("White", "Black")
+    state_type: ClassVar[type[GameState]] = OrbitState
+    info_keys: ClassVar[frozenset[str]] = Ruleset.info_keys | {"path", "captures", "repeats"}
+
+    # --- setting up --------------------------------------------------------------
+
+    def new_game(self, options: BaseOptions, dice: Dice) -> tuple[OrbitState, list[Event]]:
+        position = {piece_id(seat, kind): at for seat in (0, 1) for kind, at in START[seat].items()}
+        state = self.setup(position, options=options)
+        return state, [{"type": "setup", "pieces": dict(position)}, {"type": "turn", "seat": 0, "number": 1}]
+
+    def setup(
+        self,
+        position: dict[str, str],
+        turn: int = 0,
+        captured: tuple[str, ...] = (),
+        options: BaseOptions | None = None,
+    ) -> OrbitState:
+        """A state with the pieces of ``position`` on the board and ``turn`` to move.
+
+        Pieces named in ``captured`` were captured on the last move; every other piece
+        not in ``position`` is inactive. The position counts as seen once.
+        """
+        pieces: dict[str, Piece] = {}
+        for seat in (0, 1):
+            for kind in KINDS:
+                pid = piece_id(seat, kind)
+                if pid in position:
+                    pieces[pid] = Piece(id=pid, kind=kind, owner=seat, at=position[pid])
+                else:
+                    status: Status = "captured" if pid in captured else "inactive"
+                    pieces[pid] = Piece(id=pid, kind=kind, owner=seat, status=status)
+        spaces = [p.at for p in pieces.values() if p.at is not None]
+        if len(set(spaces)) != len(spaces) or not set(spaces) <= set(board.SPACES):
+            raise ValueError(f"not a position: {position}")
+        state = OrbitState(options=options or self.options(None), pieces=pieces, turn=turn)
+        state.seen[self.position_key(state)] = 1
+        return state
+
+    # --- reading the state -------------------------------------------------------
+
+    @staticmethod
+    def occupied(state: OrbitState) -> dict[str, Piece]:
+        return {p.at: p for p in state.pieces.values() if p.at is not None}
+
+    @staticmethod
+    def protected(state: OrbitState) -> set[str]:
+        """Ids of the pieces that cannot be captured now: those orthogonally next to
+        their own active queen (never the queen herself)."""
+        out: set[str] = set()
+        occupied = OrbitChess.occupied(state)
+        for queen in state.pieces.values():
+            if queen.kind != "queen" or queen.at is None:
+                continue
+            for n in board.NEIGHBOURS[queen.at]:
+                other = occupied.get(n)
+                if other is not None and other.owner == queen.owner:
+                    out.add(other.id)
+        return out
+
+    @staticmethod
+    def position_key(state: OrbitState) -> str:
+        """The position for repetition: where each piece is (or its status) and who moves."""
+        return OrbitChess._key(state.turn, {pid: p.at or p.status for pid, p in state.pieces.items()})
+
+    @staticmethod
+    def _key(turn: int, where: dict[str, str]) -> str:
+        return f"{turn}|" + ",".join(f"{pid}={at}" for pid, at in sorted(where.items()))
+
+    def king_in_core(self, state: OrbitState) -> Piece | None:
+        at_core = self.occupied(state).get(board.CORE)
+        return at_core if at_core is not None and at_core.kind == "king" else None
+
+    # --- legal actions -----------------------------------------------------------
+
+    def game_to_act(self, state: OrbitState) -> list[int]:
+        return [state.turn]
+
+    def plans(self, state: OrbitState, seat: int) -> list[Plan]:
+        """Every legal move and activation of ``seat`` (which need not be to move)."""
+        occupied = self.occupied(state)
+        protected = self.protected(state)
+
+        def capturable(space: str) -> str | None:
+            target = occupied.get(space)
+            if target is None or target.owner == seat or target.id in protected:
+                return None
+            return target.id
+
+        out: list[Plan] = []
+        own = [p for p in state.pieces.values() if p.owner == seat]
+        for piece in own:
+            if piece.at is None:
+                continue
+            if piece.kind in ("king", "queen"):
+                steps = board.NEIGHBOURS if piece.kind == "king" else board.DIAGONALS
+                for n in steps[piece.at]:
+                    victim = capturable(n)
+                    if n not in occupied or victim:
+                        out.append(self._step_plan(piece, (piece.at, n), victim))
+            elif piece.kind == "knight":
+                out += self._knight_plans(piece, occupied, capturable)
+            else:
+                out += self._pawn_plans(piece, occupied)
+        empty_a = [s for s in board.RING_A if s not in occupied]
+        for piece in own:
+            if piece.status == "inactive":
+                for space in empty_a:
+                    out.append(
+                        Plan("activate", piece.id, None, space, notation=f"@{LETTERS[piece.kind]} {space}")
+                    )
+        return out
+
+    def _step_plan(self, piece: Piece, path: tuple[str, ...], victim: str | None) -> Plan:
+        letter = LETTERS[piece.kind]
+        sep = "x" if victim else "-"
+        start, end = path[0], path[-1]
+        via = f"-{path[1]}" if len(path) > 2 else ""
+        notation = f"{letter} {start}{via}{sep}{end}"
+        return Plan("move", piece.id, start, end, path, captures=victim, notation=notation)
+
+    def _knight_plans(self, piece: Piece, occupied: dict[str, Piece], capturable: Any) -> list[Plan]:
+        start = piece.at
+        assert start is not None
+        best: dict[str, tuple[tuple[str, ...], str | None]] = {}
+
+        def offer(path: tuple[str, ...], victim: str | None) -> None:
+            end = path[-1]
+            if end not in best or len(path) < len(best[end][0]):
+                best[end] = (path, victim)
+
+        for landing in board.DIAGONALS[start]:
+            if landing in occupied:
+                victim = capturable(landing)
+                if victim:
+                    offer((start, landing), victim)
+                continue
+            offer((start, landing), None)
+            direction = board.diagonal_direction(start, landing)
+            directions = (1, -1) if start == board.CORE else ((direction,) if direction else ())
+            for d in directions:
+                path = (start, landing)
+                for space in board.orbit_from(landing, d, KNIGHT_MAX_ORBIT):
+                    path = (*path, space)
+                    if space in occupied:
+                        victim = capturable(space)
+                        if victim:
+                            offer(path, victim)
+                        break
+                    offer(path, None)
+        return [self._step_plan(piece, path, victim) for path, victim in best.values()]
+
+    def _pawn_plans(self, pawn: Piece, occupied: dict[str, Piece]) -> list[Plan]:
+        start = pawn.at
+        assert start is not None
+        others = {s: p for s, p in occupied.items() if p.id != pawn.id}
+        best: dict[tuple[str, str | None, str | None], Plan] = {}
+        for first in board.NEIGHBOURS[start]:
+            line = board.line_from(start, first)[:PAWN_MAX_STEPS]
+            prev = start
+            pushed: Piece | None = None
+            push_from: str | None = None
+            push_to: str | None = None
+            path: tuple[str, ...] = (start,)
+            for here in line:
+                if pushed is None and here in others:
+                    pushed, push_from = others[here], here
+                if pushed is not None:
+                    beyond = board.continue_line(prev, here)
+                    blocker = others.get(beyond) if beyond is not None else None
+                    if beyond is None or (blocker is not None and blocker is not pushed):
+                        break
+                    push_to = beyond
+                path = (*path, here)
+                prev = here
+                if here == start and (pushed is None or push_to == push_from):
+                    continue  # no-op: the board would not change
+                key = (here, pushed.id if pushed else None, push_to)
+                if key in best and len(best[key].path) <= len(path):
+                    continue
+                notation = f"P {start}-{here}" + (f" push {push_to}" if pushed else "")
+                best[key] = Plan(
+                    "move",
+                    pawn.id,
+                    start,
+                    here,
+                    path,
+                    push=pushed.id if pushed else None,
+                    push_from=push_from,
+                    push_to=push_to,
+                    notation=notation,
+                )
+        return list(best.values())
+
+    def action_of(self, plan: Plan, state: OrbitState | None = None) -> Action:
+        """The JSON action for ``plan``; with ``state``, says how often the resulting
+        position will have occurred (``repeats``) when it occurred before."""
+        action: Action = {"type": plan.type, "piece": plan.piece, "to": plan.to}
+        if plan.push is not None:
+            action["push"] = plan.push
+            action["push_to"] = plan.push_to
+        action["notation"] = plan.notation
+        if plan.path:
+            action["path"] = list(plan.path)
+        if plan.captures:
+            action["captures"] = plan.captures
+        if state is not None:
+            seen = state.seen.get(self._key_after(state, plan), 0)
+            if seen:
+                action["repeats"] = seen + 1
+        return action
+
+    def game_actions(self, state: OrbitState, seat: int) -> list[Action]:
+        if state.result is not None or seat != state.turn:
+            return []
+        return [self.action_of(plan, state) for plan in self.plans(state, seat)]
+
+    # --- applying ----------------------------------------------------------------
+
+    def _find_plan(self, state: OrbitState, seat: int, action: Action) -> Plan:
+        wanted = (action["type"], action["piece"], action["to"], action.get("push"), action.get("push_to"))
+        for plan in self.plans(state, seat):
+            if plan.key == wanted:
+                return plan
+        raise ValueError(f"not a legal action: {action}")  # find_legal has checked already
+
+    def _execute(self, state: OrbitState, seat: int, plan: Plan, events: list[Event] | None) -> bool:
+        """Carry out ``plan`` and the end of the turn (the mover's captured piece becomes
+        inactive; the turn passes). Returns whether a piece was captured."""
+        piece = state.pieces[plan.piece]
+        if plan.type == "activate":
+            piece.at, piece.status = plan.to, "active"
+            if events is not None:
+                events.append(
+                    {"type": "activate", "seat": seat, "piece": piece.id, "to": plan.to, "notation": plan.notation}
+                )
+        else:
+            if events is not None:
+                move: Event = {
+                    "type": "move",
+                    "seat": seat,
+                    "piece": piece.id,
+                    "from": plan.frm,
+                    "to": plan.to,
+                    "path": list(plan.path),
+                    "notation": plan.notation,
+                }
+                events.append(move)
+            if plan.captures:
+                victim = state.pieces[plan.captures]
+                victim.at, victim.status = None, "captured"
+                if events is not None:
+                    events.append({"type": "capture", "piece": victim.id, "by": piece.id, "at": plan.to})
+            if plan.push:
+                pushed = state.pieces[plan.push]
+                pushed.at = plan.push_to
+                if events is not None:
+                    events.append(
+                        {"type": "push", "piece": pushed.id, "by": piece.id, "from": plan.push_from, "to": plan.push_to}
+                    )
+            piece.at = plan.to
+        for own in state.pieces.values():
+            if own.owner == seat and own.status == "captured":
+                own.status = "inactive"
+                if events is not None:
+                    events.append({"type": "inactive", "piece": own.id})
+        state.turn = 1 - seat
+        state.turn_number += 1
+        state.last_move = plan.notation
+        return plan.captures is not None
+
+    def _key_after(self, state: OrbitState, plan: Plan) -> str:
+        """The position key after ``plan`` and the end of the turn, without applying it."""
+        seat = state.turn
+        where = {pid: p.at or p.status for pid, p in state.pieces.items()}
+        for pid, p in state.pieces.items():
+            if p.owner == seat and p.status == "captured":
+                where[pid] = "inactive"
+        where[plan.piece] = plan.to
+        if plan.captures:
+            where[plan.captures] = "captured"
+        if plan.push and plan.push_to:
+            where[plan.push] = plan.push_to
+        return self._key(1 - seat, where)
+
+    def apply_game(self, state: OrbitState, seat: int, action: Action, dice: Dice) -> list[Event]:
+        plan = self._find_plan(state, seat, action)
+        events: list[Event] = []
+        captured = self._execute(state, seat, plan, events)
+        events.append({"type": "turn", "seat": state.turn, "number": state.turn_number})
+        self._start_turn(state, captured)
+        return events
+
+    def _start_turn(self, state: OrbitState, captured: bool) -> None:
+        """What happens as a turn starts: Dejarik, the quiet-turn limit, repetition,
+        and losing for want of a legal action."""
+        seat = state.turn
+        name = self.seat_name(seat)
+        king = state.pieces[piece_id(seat, "king")]
+        if king.at == board.CORE:
+            state.result = Outcome(winner=seat, reason=f"{name} started a turn with the king in the core")
+            return
+        if captured:
+            self.note_kill(state)
+        else:
+            self.count_quiet_turn(state, state.options, [])
+            if state.result is not None:
+                return
+        key = self.position_key(state)
+        state.seen[key] = state.seen.get(key, 0) + 1
+        if state.seen[key] >= REPETITION_LIMIT:
+            state.result = Outcome(
+                winner=None, reason=f"the same position occurred {REPETITION_LIMIT} times with {name} to move"
+            )
+            return
+        if not self.plans(state, seat):
+            state.result = Outcome(winner=1 - seat, reason=f"{name} has no legal move and nothing to activate")
+
+    # --- the view ----------------------------------------------------------------
+
+    def game_view(self, state: OrbitState, seat: int | None) -> dict[str, Any]:
+        protected = self.protected(state)
+        occupied = self.occupied(state)
+        running = state.result is None
+        room = any(s not in occupied for s in board.RING_A)
+        king = self.king_in_core(state)
+        off_board = [p for p in state.pieces.values() if p.at is None]
+        return {
+            "pieces": [
+                {"id": p.id, "kind": p.kind, "owner": p.owner, "at": p.at, "protected": p.id in protected}
+                for p in state.pieces.values()
+                if p.at is not None
+            ],
+            "captured": [
+                {
+                    "id": p.id,
+                    "kind": p.kind,
+                    "owner": p.owner,
+                    "can_activate": False,
+                    "note": "captured on the last move: inactive after its owner's turn, "
+                    "then it may be activated",
+                }
+                for p in off_board
+                if p.status == "captured"
+            ],
+            "inactive": [
+                {
+                    "id": p.id,
+                    "kind": p.kind,
+                    "owner": p.owner,
+                    "can_activate": running and room and p.owner == state.turn,
+                }
+                for p in off_board
+                if p.status == "inactive"
+            ],
+            "protected": sorted(protected),
+            "turn": state.turn,
+            "turn_number": state.turn_number,
+            "last_move": state.last_move,
+            "core": {
+                "piece": occupied[board.CORE].id if board.CORE in occupied else None,
+                "dejarik": king.owner if king is not None else None,
+                "note": "a player whose turn starts with their king in the core wins",
+            },
+            "repetition": {
+                "count": state.seen.get(self.position_key(state), 0),
+                "limit": REPETITION_LIMIT,
+            },
+            "legend": LEGEND,
+            "turns_without_kill": state.options.turns_without_kill,
+        }

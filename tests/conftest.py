@@ -1,0 +1,115 @@
+"""Shared fixtures: a real server (uvicorn, real sockets) on SQLite and on PostgreSQL.
+
+PostgreSQL comes from ``TEST_POSTGRES_URL`` (default: the local server, trust auth).
+When it cannot be reached the PostgreSQL half is skipped, except under ``CI=true``,
+where a missing PostgreSQL is a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import uvicorn
+
+from app.config import Settings
+from app.main import create_app
+
+POSTGRES_ADMIN = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def _admin(sql: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(POSTGRES_ADMIN, timeout=5)
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+def postgres_database() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for this test session; dropped afterwards."""
+    name = f"dejarik_test_{uuid.uuid4().hex[:10]}"
+    try:
+        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    except Exception as error:
+        message = f"PostgreSQL is not reachable at {POSTGRES_ADMIN}: {error}"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    base = POSTGRES_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    yield f"{base}/{name}"
+    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def database_url(request, tmp_path_factory) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'dejarik.db'}"
+    else:
+        yield from postgres_database()
+
+
+class LiveServer:
+    """uvicorn serving the app in a background thread, on a free loopback port."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=256 * 1024
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(database_url: str) -> Iterator[LiveServer]:
+    server = LiveServer(Settings(database_url=database_url)).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def client(live_server: LiveServer):
+    async with httpx.AsyncClient(base_url=live_server.url, timeout=30) as http:
+        yield http
+
+
+async def new_player(client: httpx.AsyncClient, name: str) -> dict[str, str]:
+    """Register a player; returns ``{"id", "name", "token", "headers"}``."""
+    response = await client.post("/api/v1/players", json={"name": name})
+    assert response.status_code == 201, response.text
+    player = response.json()
+    player["headers"] = {"Authorization": f"Bearer {player['token']}"}
+    return player
