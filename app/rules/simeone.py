@@ -203,7 +203,7 @@ class Simeone(Ruleset[SimeoneState]):
 
     def attack_action(self, piece: SimeonePiece, target: SimeonePiece) -> Action:
         defense = CREATURES[target.kind]
-        sides = (defense.stunned_die if target.stunned else defense.die)
+        sides = defense.stunned_die if target.stunned else defense.die
         return {
             "type": "attack",
             "piece": piece.id,
@@ -273,7 +273,12 @@ class Simeone(Ruleset[SimeoneState]):
             self.score(state, piece.owner, 1, "entered the core", events)
 
     def attack(
-        self, state: SimeoneState, attacker: SimeonePiece, defender: SimeonePiece, dice: Dice, events: list[Event]
+        self,
+        state: SimeoneState,
+        attacker: SimeonePiece,
+        defender: SimeonePiece,
+        dice: Dice,
+        events: list[Event],
     ) -> None:
         """A battle; the attacker stays in its own space whatever happens."""
         events.append({"type": "attack", "seat": attacker.owner, "piece": attacker.id, "target": defender.id})
@@ -318,7 +323,9 @@ class Simeone(Ruleset[SimeoneState]):
         if board.leads_off_board(defender.at):
             options.append(OFF_BOARD)
         if options:
-            state.push = PendingPush(chooser=attacker.owner, piece=defender.id, by=attacker.id, options=options)
+            state.push = PendingPush(
+                chooser=attacker.owner, piece=defender.id, by=attacker.id, options=options
+            )
         else:
             events.append({"type": "push_blocked", "piece": defender.id})
 
@@ -342,7 +349,9 @@ class Simeone(Ruleset[SimeoneState]):
         victim.stunned = False
         state.defeats_this_turn += 1
         self.note_kill(state)
-        self.score(state, by.owner, CREATURES[victim.kind].value, f"defeated {CREATURES[victim.kind].name}", events)
+        self.score(
+            state, by.owner, CREATURES[victim.kind].value, f"defeated {CREATURES[victim.kind].name}", events
+        )
         if state.result is None and not self.living(state, victim.owner):
             winner = by.owner
             state.result = Outcome(
@@ -351,7 +360,9 @@ class Simeone(Ruleset[SimeoneState]):
 
     def score(self, state: SimeoneState, seat: int, points: int, why: str, events: list[Event]) -> None:
         state.scores[seat] += points
-        events.append({"type": "score", "seat": seat, "points": points, "total": state.scores[seat], "why": why})
+        events.append(
+            {"type": "score", "seat": seat, "points": points, "total": state.scores[seat], "why": why}
+        )
         target = state.options.points_to_win
         if target and state.scores[seat] >= target and state.result is None:
             state.result = Outcome(
