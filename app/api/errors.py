@@ -35,7 +35,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
         return JSONResponse(
-            {"detail": describe_request_errors(error), "errors": json.loads(json.dumps(error.errors(), default=str))},
+            {
+                "detail": describe_request_errors(error),
+                "errors": json.loads(json.dumps(error.errors(), default=str)),
+            },
             status_code=422,
         )
 
@@ -85,7 +88,10 @@ class BodyLimit:
             {
                 "type": "http.response.start",
                 "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
             }
         )
         await send({"type": "http.response.body", "body": body})

@@ -55,38 +55,39 @@ async def match_socket(
         hub.leave(viewer)
 
 
+def _error(client_id: Any, code: int, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "id": client_id, "code": code, "message": message, **extra}
+
+
 async def _handle(app: Any, viewer: Viewer, raw: str | bytes) -> dict[str, Any] | None:
+    """One client frame in; the reply frame (if any) out. Same rules as REST."""
     limit = app.state.settings.max_body_bytes
     if len(raw) > limit:
-        return {"type": "error", "id": None, "code": 413, "message": f"a frame may be at most {limit // 1024} KB"}
+        return _error(None, 413, f"a frame may be at most {limit // 1024} KB")
     try:
         message = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        return {"type": "error", "id": None, "code": 400, "message": "the frame is not valid JSON"}
+        return _error(None, 400, "the frame is not valid JSON")
     if not isinstance(message, dict):
-        return {"type": "error", "id": None, "code": 400, "message": "a frame must be a JSON object"}
+        return _error(None, 400, "a frame must be a JSON object")
     kind, client_id = message.get("type"), message.get("id")
     if kind == "sync":
-        await app.state.hub.snapshot(viewer, message.get("since") if isinstance(message.get("since"), int) else None)
+        since = message.get("since")
+        await app.state.hub.snapshot(viewer, since if isinstance(since, int) else None)
         return None
     if kind == "ping":
         return {"type": "pong", "id": client_id}
     if kind != "action":
-        return {"type": "error", "id": client_id, "code": 400, "message": 'type must be "action", "sync" or "ping"'}
+        return _error(client_id, 400, 'type must be "action", "sync" or "ping"')
     if viewer.player is None:
-        return {"type": "error", "id": client_id, "code": 401, "message": "spectators cannot act: connect with a token"}
+        return _error(client_id, 401, "spectators cannot act: connect with a token")
     action, version = message.get("action"), message.get("version")
     if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
-        return {
-            "type": "error",
-            "id": client_id,
-            "code": 422,
-            "message": '"action" must be an object and "version" an integer',
-        }
+        return _error(client_id, 422, '"action" must be an object and "version" an integer')
     async with app.state.sessionmaker() as session:
         service = MatchService(session, app.state.hub.publish)
         try:
             applied = await service.act(viewer.match_id, viewer.player, action, version)
         except ServiceError as error:
-            return {"type": "error", "id": client_id, "code": error.status, "message": error.message, **error.extra}
+            return _error(client_id, error.status, error.message, **error.extra)
     return {"type": "ack", "id": client_id, "version": applied.version}

@@ -200,9 +200,7 @@ class Ruleset(ABC, Generic[S]):
         state.quiet_turns += 1
         limit = options.turns_without_kill
         if limit and state.quiet_turns >= limit and state.result is None:
-            state.result = Outcome(
-                winner=None, reason=f"{limit} turns in a row without a piece lost"
-            )
+            state.result = Outcome(winner=None, reason=f"{limit} turns in a row without a piece lost")
 
     def _other(self, seat: int) -> int | None:
         return 1 - seat if self.seats == 2 else None

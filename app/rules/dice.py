@@ -55,9 +55,7 @@ class Dice:
         self.count += 1
         return rolled
 
-    def roll(
-        self, sides: Sequence[int], purpose: str, bonus: int = 0, **about: Any
-    ) -> dict[str, Any]:
+    def roll(self, sides: Sequence[int], purpose: str, bonus: int = 0, **about: Any) -> dict[str, Any]:
         """Roll several dice at once and return the ``roll`` event for them.
 
         ``purpose`` says what the roll decides (``"attack"``, ``"first player"`` …);
@@ -90,6 +88,4 @@ class Dice:
 def verify_roll(seed: bytes, roll: dict[str, Any]) -> bool:
     """True when every die of a ``roll`` event matches the seed."""
     faces_match = all(die_face(seed, d["n"], d["sides"]) == d["face"] for d in roll["dice"])
-    return faces_match and roll["total"] == roll.get("bonus", 0) + sum(
-        d["face"] for d in roll["dice"]
-    )
+    return faces_match and roll["total"] == roll.get("bonus", 0) + sum(d["face"] for d in roll["dice"])
