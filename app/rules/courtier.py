@@ -76,7 +76,9 @@ def starting_pieces() -> dict[str, CourtierPiece]:
                 piece = CourtierPiece(id=f"{COLOURS[seat]}-king", kind="king", owner=seat, at=space)
             else:
                 guards += 1
-                piece = CourtierPiece(id=f"{COLOURS[seat]}-guard-{guards}", kind="guard", owner=seat, at=space)
+                piece = CourtierPiece(
+                    id=f"{COLOURS[seat]}-guard-{guards}", kind="guard", owner=seat, at=space
+                )
             pieces[piece.id] = piece
     return pieces
 
@@ -136,7 +138,9 @@ class Courtier(Ruleset[CourtierState]):
         events: list[Event] = []
         if action["type"] == "move":
             piece = state.pieces[action["piece"]]
-            events.append({"type": "move", "seat": seat, "piece": piece.id, "from": piece.at, "to": action["to"]})
+            events.append(
+                {"type": "move", "seat": seat, "piece": piece.id, "from": piece.at, "to": action["to"]}
+            )
             piece.at = action["to"]
             targets = self.capturable(state, piece)
             if len(targets) > 1:
@@ -179,7 +183,13 @@ class Courtier(Ruleset[CourtierState]):
         removed = [victim, mover] if double else [victim]
         for piece in removed:
             events.append(
-                {"type": "capture", "piece": piece.id, "kind": piece.kind, "owner": piece.owner, "at": piece.at}
+                {
+                    "type": "capture",
+                    "piece": piece.id,
+                    "kind": piece.kind,
+                    "owner": piece.owner,
+                    "at": piece.at,
+                }
             )
         if double:
             events.append({"type": "double_capture", "pieces": [victim.id, mover.id]})
@@ -214,9 +224,7 @@ class Courtier(Ruleset[CourtierState]):
             state.result = Outcome(winner=None, reason="the same position stood three times")
         elif not self.moves(state, state.turn):
             winner = 1 - state.turn
-            state.result = Outcome(
-                winner=winner, reason=f"{self.seat_name(state.turn)} has no legal move"
-            )
+            state.result = Outcome(winner=winner, reason=f"{self.seat_name(state.turn)} has no legal move")
 
     # --- positions ---------------------------------------------------------------------
 
@@ -246,7 +254,9 @@ class Courtier(Ruleset[CourtierState]):
             "turn": state.turn,
             "turn_number": state.turn_number,
             "pending_capture": state.pending.model_dump() if state.pending else None,
-            "repetitions": state.positions.get(self.position_key(state), 0) if state.pending is None else None,
+            "repetitions": state.positions.get(self.position_key(state), 0)
+            if state.pending is None
+            else None,
             "first": state.options.first,
             "legend": LEGEND,
             "turns_without_kill": state.options.turns_without_kill,
