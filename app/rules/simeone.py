@@ -389,25 +389,29 @@ class Simeone(Ruleset[SimeoneState]):
                 state.result = Outcome(winner=None, reason="neither player can act")
 
     def end_turn(self, state: SimeoneState, events: list[Event]) -> None:
+        """The turn is over: score the round's end, count quiet turns, pass the turn."""
         if state.result is not None:
             return
+        state.active = None
+        state.actions_left = 0
+        round_over = state.turn_in_round == 1
+        if round_over:
+            self.end_round(state, events)  # a core point may win before the draw count
+            if state.result is not None:
+                return
         if state.defeats_this_turn:
             self.note_kill(state)
         else:
             self.count_quiet_turn(state, state.options, events)
-        state.active = None
-        state.actions_left = 0
         state.defeats_this_turn = 0
         if state.result is not None:
             return
-        if state.turn_in_round == 0:
+        if round_over:
+            self.start_round(state, events)
+        else:
             state.turn_in_round = 1
             state.turn = 1 - state.turn
             events.append({"type": "turn", "seat": state.turn, "round": state.round})
-            return
-        self.end_round(state, events)
-        if state.result is None:
-            self.start_round(state, events)
 
     def end_round(self, state: SimeoneState, events: list[Event]) -> None:
         events.append({"type": "round_end", "round": state.round})

@@ -331,6 +331,29 @@ def test_end_of_round_points_can_win():
     assert after.result.winner == 0
 
 
+def test_turns_without_a_defeat_end_the_match_as_a_draw():
+    state = position({"strider": "A1", "savrip": "A7"}, turns_without_kill=3, center_point="off")
+    for seat, piece, to in [(0, "strider", "A2"), (1, "savrip", "A8"), (0, "strider", "A3")]:
+        assert state.result is None
+        state, _ = play(state, seat, {"type": "move", "piece": piece, "to": to})
+    assert state.result.winner is None and "3 turns" in state.result.reason
+
+
+def test_a_turn_with_a_defeat_resets_the_quiet_count():
+    state = position({"strider": "B1", "monnok": "B2", "savrip": "A7"})
+    state.quiet_turns = 40
+    after, _ = play(state, 0, {"type": "attack", "piece": "strider", "target": "monnok"}, [12, 1])
+    assert after.quiet_turns == 0 and after.turn == 1
+
+
+def test_a_core_point_at_the_round_end_wins_before_the_draw_count_ends_the_match():
+    state = position({"strider": "C", "savrip": "A7"}, turn=1, initiative=0, center_point="end_of_round",
+                     scores=(11, 0), turns_without_kill=5)  # fmt: skip
+    state.quiet_turns = 4
+    after, _ = play(state, 1, {"type": "move", "piece": "savrip", "to": "A8"})
+    assert after.result.winner == 0
+
+
 # --- the view and whole games ----------------------------------------------------------------
 
 
