@@ -6,10 +6,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-JSONType = JSON().with_variant(JSONB(), "postgresql")
+# Plain JSON, not JSONB: JSONB reorders object keys, and a state must reload exactly as
+# it was written (the order of pieces is part of replaying a match identically).
+JSONType = JSON()
 
 
 def utcnow() -> datetime:

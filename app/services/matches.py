@@ -280,11 +280,13 @@ class MatchService:
         self._append(match, seat, chosen, events)
         try:
             await self._commit()
-        except Conflict:
-            repeated = await self._repeat_of(await self.get(match_id), ruleset, seat, action, version)
+        except Conflict as lost:
+            # Another writer got this version first; it may have been this very action.
+            current = await self.get(match_id)
+            repeated = await self._repeat_of(current, ruleset, seat, action, version)
             if repeated:
                 return repeated
-            raise
+            raise Conflict(lost.message, version=current.version) from None
         await self.publish(match.id, match.version)
         return Applied(match.version, events)
 

@@ -7,7 +7,6 @@ Create Date: 2026-11-21
 
 from alembic import op
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql
 
 revision = '0001'
 down_revision = None
@@ -31,15 +30,15 @@ def upgrade() -> None:
     sa.Column('seq', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), autoincrement=True, nullable=False),
     sa.Column('id', sa.String(length=32), nullable=False),
     sa.Column('ruleset', sa.String(length=40), nullable=False),
-    sa.Column('options', sa.JSON().with_variant(postgresql.JSONB(), 'postgresql'), nullable=False),
+    sa.Column('options', sa.JSON(), nullable=False),
     sa.Column('status', sa.String(length=16), nullable=False),
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('host_id', sa.String(length=32), nullable=False),
     sa.Column('seed', sa.String(length=64), nullable=False),
     sa.Column('seed_sha256', sa.String(length=64), nullable=False),
     sa.Column('dice_count', sa.Integer(), nullable=False),
-    sa.Column('state', sa.JSON().with_variant(postgresql.JSONB(), 'postgresql'), nullable=True),
-    sa.Column('result', sa.JSON().with_variant(postgresql.JSONB(), 'postgresql'), nullable=True),
+    sa.Column('state', sa.JSON(), nullable=True),
+    sa.Column('result', sa.JSON(), nullable=True),
     sa.Column('paused', sa.Boolean(), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
@@ -56,8 +55,8 @@ def upgrade() -> None:
     sa.Column('match_seq', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=False),
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('seat', sa.Integer(), nullable=True),
-    sa.Column('action', sa.JSON().with_variant(postgresql.JSONB(), 'postgresql'), nullable=False),
-    sa.Column('events', sa.JSON().with_variant(postgresql.JSONB(), 'postgresql'), nullable=False),
+    sa.Column('action', sa.JSON(), nullable=False),
+    sa.Column('events', sa.JSON(), nullable=False),
     sa.Column('at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['match_seq'], ['matches.seq'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id'),

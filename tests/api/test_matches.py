@@ -1,0 +1,144 @@
+"""The match endpoints of API.md, played through REST only."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+
+from app.rules import get_ruleset
+from app.rules.dice import Dice, verify_roll
+from tests.api.helpers import play_one, play_to_the_end, start_match, view
+from tests.conftest import new_player
+
+
+async def test_a_match_waits_for_its_seats_then_starts(client):
+    host = await new_player(client, "Han")
+    created = await client.post(
+        "/api/v1/matches", json={"ruleset": "kelly", "seat": 1}, headers=host["headers"]
+    )
+    assert created.status_code == 201
+    match = created.json()
+    assert match["status"] == "waiting" and match["version"] == 0
+    assert [s["player"] for s in match["seats"]] == [None, {"id": host["id"], "name": "Han"}]
+    assert match["legal_actions"] == [] and match["result"] is None
+    assert len(match["seed_sha256"]) == 64 and match["seed"] is None
+
+    guest = await new_player(client, "Leia")
+    joined = await client.post(f"/api/v1/matches/{match['id']}/join", json={}, headers=guest["headers"])
+    assert joined.status_code == 200
+    started = joined.json()
+    assert started["status"] == "active" and started["seats"][0]["player"]["name"] == "Leia"
+    assert started["version"] == 2, "version 1: Leia sat down; version 2: the start"
+    assert len(started["to_act"]) == 1
+
+
+async def test_each_caller_sees_only_their_own_legal_actions(client):
+    match, players = await start_match(client)
+    seat = match["to_act"][0]
+    mine = await view(client, match["id"], players[seat])
+    theirs = await view(client, match["id"], players[1 - seat])
+    spectator = await view(client, match["id"])
+    assert {a["type"] for a in mine["legal_actions"]} >= {"move", "resign"}
+    assert {a["type"] for a in theirs["legal_actions"]} == {"offer_draw", "resign"}, "no moves out of turn"
+    assert spectator["legal_actions"] == [] and spectator["you"]["seat"] is None
+    assert mine["state"]["pieces"] == spectator["state"]["pieces"]
+
+
+async def test_two_players_play_kelly_to_a_finish_and_every_roll_checks_out(client):
+    match, players = await start_match(client)
+    finished = await play_to_the_end(client, match["id"], players)
+    assert finished["status"] == "finished" and finished["to_act"] == []
+    assert finished["result"]["reason"]
+    # The seed is revealed at the end and matches the commitment shown from the start.
+    seed = bytes.fromhex(finished["seed"])
+    assert hashlib.sha256(seed).hexdigest() == match["seed_sha256"] == finished["seed_sha256"]
+    log = (await client.get(f"/api/v1/matches/{match['id']}/events")).json()["events"]
+    assert [e["version"] for e in log] == list(range(1, finished["version"] + 1))
+    rolls = [event for entry in log for event in entry["events"] if event["type"] == "roll"]
+    assert rolls and all(verify_roll(seed, roll) for roll in rolls)
+    # Replaying the log from the seed gives exactly the state the server shows.
+    kelly = get_ruleset("kelly")
+    dice = Dice(seed)
+    state = None
+    for entry in log:
+        if entry["action"]["type"] == "start":
+            state, events = kelly.new_game(kelly.options(finished["options"]), dice)
+        elif entry["action"]["type"] != "join":
+            state, events = kelly.apply(state, entry["seat"], entry["action"], dice)
+        else:
+            continue
+        assert events == entry["events"]
+    assert kelly.view(state, None) == finished["state"]
+
+
+async def test_events_after_a_version(client):
+    match, players = await start_match(client)
+    rng = random.Random(3)
+    for _ in range(3):
+        await play_one(client, match["id"], players, rng)
+    later = (await client.get(f"/api/v1/matches/{match['id']}/events", params={"after": 3})).json()["events"]
+    assert [e["version"] for e in later] == [4, 5]
+    assert all({"version", "seat", "action", "events", "at"} <= set(e) for e in later)
+
+
+async def test_the_same_action_sent_twice_is_applied_once(client):
+    match, players = await start_match(client)
+    seat = match["to_act"][0]
+    mine = await view(client, match["id"], players[seat])
+    move = next(a for a in mine["legal_actions"] if a["type"] == "move")
+    body = {"action": move, "version": mine["version"]}
+    first = await client.post(
+        f"/api/v1/matches/{match['id']}/actions", json=body, headers=players[seat]["headers"]
+    )
+    again = await client.post(
+        f"/api/v1/matches/{match['id']}/actions", json=body, headers=players[seat]["headers"]
+    )
+    assert first.status_code == again.status_code == 200
+    assert first.json() == again.json()
+    assert (await view(client, match["id"]))["version"] == mine["version"] + 1
+
+
+async def test_two_concurrent_writers_cannot_both_win(client):
+    match, players = await start_match(client)
+    seat = match["to_act"][0]
+    mine = await view(client, match["id"], players[seat])
+    moves = [a for a in mine["legal_actions"] if a["type"] == "move"][:2]
+    url = f"/api/v1/matches/{match['id']}/actions"
+    responses = await asyncio.gather(
+        *(
+            client.post(url, json={"action": m, "version": mine["version"]}, headers=players[seat]["headers"])
+            for m in moves
+        )
+    )
+    assert sorted(r.status_code for r in responses) == [200, 409]
+    loser = next(r for r in responses if r.status_code == 409)
+    assert loser.json()["version"] == mine["version"] + 1
+    log = (
+        await client.get(f"/api/v1/matches/{match['id']}/events", params={"after": mine["version"]})
+    ).json()
+    assert len(log["events"]) == 1
+
+
+async def test_history_pages_newest_first_with_filters(client):
+    me = await new_player(client, "Lando")
+    other = await new_player(client, "Bossk")
+    ids = []
+    for _ in range(5):
+        created = await client.post("/api/v1/matches", json={"ruleset": "kelly"}, headers=me["headers"])
+        ids.append(created.json()["id"])
+    await client.post("/api/v1/matches", json={"ruleset": "kelly"}, headers=other["headers"])
+    await client.post(f"/api/v1/matches/{ids[0]}/join", headers=other["headers"])
+
+    seen, cursor = [], None
+    while True:
+        params = {"player": me["id"], "limit": 2, **({"cursor": cursor} if cursor else {})}
+        page = (await client.get("/api/v1/matches", params=params)).json()
+        seen += [m["id"] for m in page["matches"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == ids[::-1], "newest first, every match of the player, once"
+    active = (await client.get("/api/v1/matches", params={"player": me["id"], "status": "active"})).json()
+    assert [m["id"] for m in active["matches"]] == [ids[0]]
+    assert (await client.get("/api/v1/matches", params={"ruleset": "no-such"})).json()["matches"] == []
