@@ -262,7 +262,8 @@ class MatchService:
         state = ruleset.load_state(match.state)
         kind = action.get("type") if isinstance(action, dict) else None
         waiting_for = ruleset.to_act(state)
-        if kind not in COMMON_ACTION_TYPES and seat not in waiting_for:
+        anytime = isinstance(kind, str) and kind in COMMON_ACTION_TYPES  # resign, draw offers
+        if not anytime and seat not in waiting_for:
             names = " and ".join(ruleset.seat_name(s) for s in waiting_for)
             raise Forbidden(f"it is not your decision: waiting for {names}")
         try:
