@@ -1,0 +1,61 @@
+"""Any number of server processes: an action on one reaches viewers on another
+through the broker (PostgreSQL LISTEN/NOTIFY or Redis pub/sub)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from app.config import Settings
+from tests.api.helpers import start_match, view
+from tests.conftest import IN_CI, LiveServer
+from tests.realtime.test_ws import receive, socket_url
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def broker_url(kind: str, database_url: str) -> str:
+    if kind == "postgresql":
+        if not database_url.startswith("postgresql"):
+            pytest.skip("LISTEN/NOTIFY fan-out is tested on the PostgreSQL database")
+        return database_url.replace("postgresql+asyncpg://", "postgresql://")
+    import redis
+
+    try:
+        redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        if IN_CI:
+            pytest.fail(f"Redis is not reachable at {REDIS_URL}: {error}")
+        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
+    return REDIS_URL
+
+
+@pytest.mark.parametrize("broker", ["postgresql", "redis"])
+async def test_an_action_on_one_server_reaches_a_viewer_on_another(database_url, broker):
+    url = broker_url(broker, database_url)
+    first = LiveServer(Settings(database_url=database_url, broker_url=url)).start()
+    second = LiveServer(Settings(database_url=database_url, broker_url=url)).start()
+    try:
+        async with httpx.AsyncClient(base_url=first.url) as on_first:
+            match, players = await start_match(on_first)
+            seat = match["to_act"][0]
+            async with connect(socket_url(second, match["id"], players[1 - seat])) as watcher:
+                await receive(watcher, "snapshot")
+                mine = await view(on_first, match["id"], players[seat])
+                move = next(a for a in mine["legal_actions"] if a["type"] == "move")
+                async with connect(socket_url(first, match["id"], players[seat])) as actor:
+                    await receive(actor, "snapshot")
+                    await actor.send(
+                        json.dumps({"type": "action", "action": move, "version": mine["version"]})
+                    )
+                    assert (await receive(actor, "ack"))["version"] == mine["version"] + 1
+                    update = await receive(watcher, "update")
+                    assert update["version"] == mine["version"] + 1
+                    assert update["events"][0]["type"] == "move" and update["events"][0]["to"] == move["to"]
+    finally:
+        first.stop()
+        second.stop()

@@ -1,0 +1,159 @@
+"""WS /ws/matches/{id}: snapshots, live updates with dice, actions, errors, resuming."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from websockets.asyncio.client import connect
+
+from app.rules.base import COMMON_ACTION_TYPES
+from tests.api.helpers import start_match, view
+
+
+async def receive(socket, kind: str | None = None, timeout: float = 10) -> dict:
+    """The next frame (of type ``kind``, skipping others)."""
+    while True:
+        frame = json.loads(await asyncio.wait_for(socket.recv(), timeout))
+        if kind is None or frame["type"] == kind:
+            return frame
+
+
+def socket_url(live_server, match_id: str, player: dict | None = None, **params) -> str:
+    query = {**({"token": player["token"]} if player else {}), **params}
+    return f"{live_server.ws_url}/ws/matches/{match_id}" + (
+        "?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""
+    )
+
+
+async def until_attack(client, match, players):
+    """Play moves until the player to act has an attack; returns (seat, the attack)."""
+    for _ in range(400):
+        current = await view(client, match["id"])
+        seat = current["to_act"][0]
+        mine = await view(client, match["id"], players[seat])
+        attacks = [a for a in mine["legal_actions"] if a["type"] == "attack"]
+        if attacks:
+            return seat, attacks[0], mine["version"]
+        game = [a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
+        # Head for the enemy: prefer moves into the core and the inner ring.
+        game.sort(key=lambda a: (a.get("to", "A")[0] != "C", a.get("to", "A")[0] != "B"))
+        response = await client.post(
+            f"/api/v1/matches/{match['id']}/actions",
+            json={"action": game[0], "version": mine["version"]},
+            headers=players[seat]["headers"],
+        )
+        assert response.status_code == 200
+    raise AssertionError("no attack came up")
+
+
+async def test_both_players_and_a_spectator_see_an_attack_and_its_dice_live(client, live_server):
+    match, players = await start_match(client)
+    seat, attack, version = await until_attack(client, match, players)
+    async with (
+        connect(socket_url(live_server, match["id"], players[seat])) as attacker,
+        connect(socket_url(live_server, match["id"], players[1 - seat])) as defender,
+        connect(socket_url(live_server, match["id"])) as spectator,
+    ):
+        snapshots = [await receive(s, "snapshot") for s in (attacker, defender, spectator)]
+        assert [s["version"] for s in snapshots] == [version] * 3
+        assert attack in snapshots[0]["legal_actions"] and snapshots[2]["legal_actions"] == []
+        await attacker.send(json.dumps({"type": "action", "action": attack, "version": version, "id": "a1"}))
+        ack = await receive(attacker, "ack")
+        assert ack == {"type": "ack", "id": "a1", "version": version + 1}
+        for socket in (attacker, defender, spectator):
+            update = await receive(socket, "update")
+            assert update["version"] == version + 1
+            rolls = [e for e in update["events"] if e["type"] == "roll"]
+            assert [r["purpose"] for r in rolls[:2]] == ["attack", "defense"]
+            assert all({"sides", "face", "n"} <= set(d) for r in rolls for d in r["dice"])
+            assert any(e["type"] == "combat" for e in update["events"])
+        assert update["legal_actions"] == [], "the spectator never gets actions"
+
+
+async def test_socket_errors_say_what_is_wrong_and_change_nothing(client, live_server):
+    match, players = await start_match(client)
+    seat = match["to_act"][0]
+    async with connect(socket_url(live_server, match["id"], players[seat]), max_size=None) as socket:
+        snapshot = await receive(socket, "snapshot")
+        move = next(a for a in snapshot["legal_actions"] if a["type"] == "move")
+        cases = [
+            ("{oops", 400, "JSON"),
+            ("[1]", 400, "object"),
+            (json.dumps({"type": "dance"}), 400, "type"),
+            (json.dumps({"type": "action", "action": move, "version": "2", "id": 1}), 422, "integer"),
+            (json.dumps({"type": "action", "action": move, "version": 0, "id": 2}), 409, "not current"),
+            (
+                json.dumps(
+                    {"type": "action", "action": {**move, "to": "Q"}, "version": snapshot["version"], "id": 3}
+                ),
+                422,
+                "possible",
+            ),
+            (json.dumps({"type": "action", "action": {"pad": "x" * 70_000}, "version": 1}), 413, "64 KB"),
+        ]
+        for frame, code, words in cases:
+            await socket.send(frame)
+            error = await receive(socket, "error")
+            assert error["code"] == code and words in error["message"], (frame[:40], error)
+        stale = json.loads(cases[4][0])
+        await socket.send(json.dumps(stale))
+        assert (await receive(socket, "error"))["version"] == snapshot["version"], (
+            "a 409 carries the current version"
+        )
+    assert (await view(client, match["id"]))["version"] == snapshot["version"]
+
+
+async def test_spectators_cannot_act_and_strangers_are_refused(client, live_server):
+    match, _ = await start_match(client)
+    async with connect(socket_url(live_server, match["id"])) as spectator:
+        await receive(spectator, "snapshot")
+        await spectator.send(
+            json.dumps({"type": "action", "action": {"type": "resign"}, "version": match["version"]})
+        )
+        assert (await receive(spectator, "error"))["code"] == 401
+    async with connect(socket_url(live_server, match["id"], {"token": "forged"})) as forged:
+        assert (await receive(forged, "error"))["code"] == 401
+    async with connect(socket_url(live_server, "no-such-match")) as lost:
+        assert (await receive(lost, "error"))["code"] == 404
+    assert (await view(client, match["id"]))["status"] == "active"
+
+
+async def test_a_reconnecting_client_catches_up_from_its_last_version(client, live_server):
+    match, players = await start_match(client)
+    seat = match["to_act"][0]
+    async with connect(socket_url(live_server, match["id"], players[seat])) as socket:
+        seen = (await receive(socket, "snapshot"))["version"]
+    # While it is away, its opponent... its own side plays on through REST.
+    mine = await view(client, match["id"], players[seat])
+    move = next(a for a in mine["legal_actions"] if a["type"] == "move")
+    await client.post(
+        f"/api/v1/matches/{match['id']}/actions",
+        json={"action": move, "version": mine["version"]},
+        headers=players[seat]["headers"],
+    )
+    async with connect(socket_url(live_server, match["id"], players[seat], since=seen)) as socket:
+        snapshot = await receive(socket, "snapshot")
+        assert snapshot["version"] == seen + 1
+        assert [e["version"] for e in snapshot["missed"]] == [seen + 1]
+        assert snapshot["missed"][0]["action"]["to"] == move["to"]
+        await socket.send(json.dumps({"type": "sync"}))
+        assert (await receive(socket, "snapshot"))["version"] == seen + 1
+        await socket.send(json.dumps({"type": "ping", "id": "p"}))
+        assert await receive(socket, "pong") == {"type": "pong", "id": "p"}
+
+
+async def test_joining_is_pushed_to_the_host_who_is_waiting(client, live_server):
+    from tests.conftest import new_player
+
+    host, guest = await new_player(client, "Han"), await new_player(client, "Leia")
+    created = (
+        await client.post("/api/v1/matches", json={"ruleset": "kelly"}, headers=host["headers"])
+    ).json()
+    async with connect(socket_url(live_server, created["id"], host)) as socket:
+        assert (await receive(socket, "snapshot"))["status"] == "waiting"
+        await client.post(f"/api/v1/matches/{created['id']}/join", headers=guest["headers"])
+        update = await receive(socket, "update")
+        assert update["status"] == "active" and update["seats"][1]["player"]["name"] == "Leia"
+        assert [e["action"]["type"] for e in update["entries"]] == ["join", "start"]
+        assert any(e["type"] == "deal" for e in update["events"])
