@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import health, matches, players, rulesets
+from app.api import health, matches, pages, players, rulesets
 from app.api.errors import BodyLimit, install_error_handlers
 from app.config import ROOT, Settings, get_settings
 from app.db import make_engine, make_sessionmaker
@@ -43,7 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    for router in (players.router, rulesets.router, matches.router, health.router, ws.router):
+    for router in (players.router, rulesets.router, matches.router, health.router, ws.router, pages.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)

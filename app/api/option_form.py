@@ -1,0 +1,136 @@
+"""Turn a ruleset's options JSON Schema into HTML form fields, and the posted form back
+into an options object.
+
+Handles what the rulesets use: booleans, enums, integers and numbers with bounds,
+strings, nested objects (``$ref`` included) and fixed-length arrays of objects.
+Form field names are dotted paths under a prefix: ``options.simeone.center_point``,
+``options.eote.sheets.0.intellect``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.datastructures import FormData
+
+
+@dataclass
+class OptionField:
+    name: str
+    """The form field name (a dotted path under the prefix)."""
+    label: str
+    kind: str
+    """``boolean``, ``enum``, ``integer``, ``number``, ``string`` or ``group``."""
+    default: Any = None
+    description: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: list[Any] = field(default_factory=list)
+    children: list[OptionField] = field(default_factory=list)
+
+
+def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref")
+    if ref and ref.startswith("#/$defs/"):
+        target = root.get("$defs", {}).get(ref.removeprefix("#/$defs/"), {})
+        return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    variants = [s for s in schema.get("anyOf", []) if s.get("type") != "null"]
+    if len(variants) == 1:  # Optional[X]: show X
+        return {**_resolve(variants[0], root), **{k: v for k, v in schema.items() if k != "anyOf"}}
+    return schema
+
+
+def _humanise(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+def _field(
+    name: str, key: str, schema: dict[str, Any], root: dict[str, Any], default: Any
+) -> OptionField | None:
+    schema = _resolve(schema, root)
+    if "default" in schema:
+        default = schema["default"]
+    label = schema.get("title") or _humanise(key)
+    common = {"name": name, "label": label, "default": default, "description": schema.get("description", "")}
+    if "enum" in schema:
+        return OptionField(kind="enum", choices=list(schema["enum"]), **common)
+    kind = schema.get("type")
+    if kind == "boolean":
+        return OptionField(kind="boolean", **common)
+    if kind in ("integer", "number"):
+        return OptionField(kind=kind, minimum=schema.get("minimum"), maximum=schema.get("maximum"), **common)
+    if kind == "string":
+        return OptionField(kind="string", maximum=schema.get("maxLength"), **common)
+    if kind == "object":
+        defaults = default if isinstance(default, dict) else {}
+        children = [
+            child
+            for child_key, child_schema in schema.get("properties", {}).items()
+            if (
+                child := _field(f"{name}.{child_key}", child_key, child_schema, root, defaults.get(child_key))
+            )
+        ]
+        return OptionField(kind="group", children=children, **common)
+    if kind == "array":
+        count = schema.get("minItems")
+        if count is None or count != schema.get("maxItems"):
+            return None  # variable-length lists keep their default
+        items = schema.get("items", {})
+        defaults = default if isinstance(default, list) else []
+        children = [
+            child
+            for i in range(count)
+            if (
+                child := _field(
+                    f"{name}.{i}", f"{key} {i + 1}", items, root, defaults[i] if i < len(defaults) else None
+                )
+            )
+        ]
+        for i, child in enumerate(children):
+            child.label = f"{label} {i + 1}"
+        return OptionField(kind="group", children=children, **common)
+    return None
+
+
+def option_fields(schema: dict[str, Any], prefix: str) -> list[OptionField]:
+    """The form fields for every option of ``schema``, named under ``prefix``."""
+    return [
+        f
+        for key, sub in schema.get("properties", {}).items()
+        if (f := _field(f"{prefix}.{key}", key, sub, schema, None))
+    ]
+
+
+def _value(option: OptionField, form: FormData) -> Any:
+    if option.kind == "group":
+        children = {c.name.rsplit(".", 1)[1]: _value(c, form) for c in option.children}
+        children = {k: v for k, v in children.items() if v is not None}
+        if all(k.isdigit() for k in children) and children:
+            return [children[k] for k in sorted(children, key=int)]
+        return children or None
+    if option.kind == "boolean":
+        return form.get(option.name) in ("on", "true", "1")
+    raw = form.get(option.name)
+    if raw is None or (isinstance(raw, str) and raw.strip() == "" and option.kind != "string"):
+        return None
+    raw = str(raw).strip() if option.kind != "string" else str(raw)
+    if option.kind == "integer":
+        try:
+            return int(raw)
+        except ValueError:
+            return raw  # the ruleset's validation names the field and the problem
+    if option.kind == "number":
+        try:
+            return float(raw)
+        except ValueError:
+            return raw
+    if option.kind == "enum":
+        return next((c for c in option.choices if str(c) == raw), raw)
+    return raw
+
+
+def options_from_form(schema: dict[str, Any], prefix: str, form: FormData) -> dict[str, Any]:
+    """The options object a form built by :func:`option_fields` posted."""
+    values = {f.name.rsplit(".", 1)[1]: _value(f, form) for f in option_fields(schema, prefix)}
+    return {k: v for k, v in values.items() if v is not None}

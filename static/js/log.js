@@ -1,0 +1,78 @@
+// The match log in words: every action and every roll. Knows the common event
+// shapes and falls back to a plain reading of any other event.
+
+import { humanise, pieceName, seatLabel, seatName } from "./state.js";
+
+export function describeRoll(store, roll) {
+  const view = store.view;
+  const who = roll.seat !== undefined && roll.seat !== null ? `${seatName(view, roll.seat)} ` : "";
+  const whose = roll.piece ? ` for ${pieceName(store, roll.piece)}` : "";
+  const faces = (roll.dice || []).map((d) => `d${d.sides}:${d.face}`).join(" ");
+  const bonus = roll.bonus ? ` + ${roll.bonus}` : "";
+  return `${who}rolled ${roll.purpose || "dice"}${whose}: ${faces}${bonus} = ${roll.total}`;
+}
+
+export function describeOutcome(result) {
+  return {
+    "kill": "kill: the defender is destroyed",
+    "push": "push: the defender is pushed",
+    "counter-push": "counter-push: the attacker is pushed",
+    "counter-kill": "counter-kill: the attacker is destroyed",
+  }[result] || humanise(result);
+}
+
+export function describeEvent(store, event) {
+  const view = store.view;
+  const name = (id) => pieceName(store, id);
+  switch (event.type) {
+    case "roll": return describeRoll(store, event);
+    case "move": {
+      const steps = (event.path || []).filter((space, i, all) => i < all.length - 1 && !(i === 0 && space === event.from));
+      const path = steps.length ? ` (via ${steps.join(", ")})` : "";
+      return `${name(event.piece)} moved ${event.from || ""} → ${event.to}${path}`;
+    }
+    case "attack": return `${name(event.piece)} attacked ${name(event.target)}`;
+    case "combat": return `Attack ${event.attack} against defense ${event.defense} (difference ${event.difference}): ${describeOutcome(event.result)}`;
+    case "kill": case "defeat": return `${name(event.piece)} was destroyed${event.by ? ` by ${name(event.by)}` : ""}${event.at ? ` on ${event.at}` : ""}`;
+    case "capture": return `${name(event.piece)} was captured${event.by ? ` by ${name(event.by)}` : ""}${event.at ? ` on ${event.at}` : ""}`;
+    case "push": return `${name(event.piece)} was pushed ${event.from || ""} → ${event.to}`;
+    case "push_blocked": return `${name(event.piece)} had nowhere to be pushed`;
+    case "turn": return `${seatLabel(view, event.seat)}'s turn${event.number ? ` (turn ${event.number})` : ""}${event.round ? ` (round ${event.round})` : ""}`;
+    case "first_player": return `${seatLabel(view, event.seat)} goes first`;
+    case "pass": return `${seatLabel(view, event.seat)} passed: ${event.reason || "no legal action"}`;
+    case "resign": return `${seatLabel(view, event.seat)} resigned`;
+    case "draw_offered": return `${seatLabel(view, event.seat)} offered a draw`;
+    case "draw_agreed": return "The draw was agreed";
+    case "draw_declined": return `${seatLabel(view, event.seat)} declined the draw`;
+    case "end": return event.winner === null || event.winner === undefined
+      ? `The match ended in a draw: ${event.reason}` : `${seatLabel(view, event.winner)} won: ${event.reason}`;
+    case "deal": return "The creatures were dealt";
+    case "to_the_death": return `To-The-Death: ${(event.pieces || []).map(name).join(" and ")} fight in the core`;
+    case "activate": return `${name(event.piece)} was activated${event.to ? ` on ${event.to}` : ""}`;
+    case "place": return `${name(event.piece)} was placed on ${event.to}`;
+    default: return plainly(store, event);
+  }
+}
+
+function plainly(store, event) {
+  const parts = [];
+  for (const [key, value] of Object.entries(event)) {
+    if (key === "type" || value === null || value === undefined) continue;
+    if (key === "seat") parts.push(seatLabel(store.view, value));
+    else if (key === "piece" || key === "target" || key === "by") parts.push(`${key} ${pieceName(store, value)}`);
+    else if (typeof value !== "object") parts.push(`${humanise(key).toLowerCase()} ${value}`);
+    else if (Array.isArray(value) && value.every((v) => typeof v !== "object")) parts.push(`${humanise(key).toLowerCase()} ${value.join(", ")}`);
+  }
+  return `${humanise(event.type)}${parts.length ? `: ${parts.join(", ")}` : ""}`;
+}
+
+// One log entry in words: who did what, then what happened.
+export function describeEntry(store, entry) {
+  const view = store.view;
+  const action = entry.action || {};
+  if (action.type === "join") return [`${action.player ? action.player.name : "A player"} sat down as ${seatName(view, entry.seat)}`];
+  if (action.type === "start") return ["The match began", ...(entry.events || []).map((e) => describeEvent(store, e))];
+  const lines = (entry.events || []).map((e) => describeEvent(store, e));
+  if (!lines.length) lines.push(`${seatLabel(view, entry.seat)}: ${humanise(action.type || "action")}`);
+  return lines;
+}

@@ -1,0 +1,74 @@
+// The websocket to the match: snapshot on connect, updates after every commit,
+// actions out. Reconnects by itself with backoff and resumes from the last version
+// it saw (?since=N); asks for a snapshot when it notices a gap.
+
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+
+export function connectMatch(matchId, { onMessage, onStatus, lastVersion }) {
+  let socket = null;
+  let attempt = 0;
+  let retryTimer = null;
+  let pingTimer = null;
+  let stopped = false;
+  let nextId = 1;
+  let retryOverride = null;
+
+  function url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const since = lastVersion();
+    const query = since === null || since === undefined ? "" : `?since=${since}`;
+    return `${scheme}//${location.host}/ws/matches/${encodeURIComponent(matchId)}${query}`;
+  }
+
+  function open() {
+    clearTimeout(retryTimer);
+    onStatus(attempt === 0 ? "connecting" : "reconnecting", 0);
+    socket = new WebSocket(url());
+    const mine = socket;
+    mine.onopen = () => {
+      attempt = 0;
+      onStatus("live", 0);
+      clearInterval(pingTimer);
+      pingTimer = setInterval(() => send({ type: "ping" }), 25000);
+    };
+    mine.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      onMessage(message);
+    };
+    mine.onclose = () => {
+      if (mine !== socket) return;
+      clearInterval(pingTimer);
+      socket = null;
+      if (stopped) { onStatus("closed", 0); return; }
+      const delay = retryOverride ?? BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
+      retryOverride = null;
+      attempt += 1;
+      onStatus("offline", delay);
+      retryTimer = setTimeout(open, delay);
+    };
+  }
+
+  function send(message) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  const net = {
+    sendAction(action, version) {
+      const id = `a${nextId++}`;
+      return send({ type: "action", action, version, id }) ? id : null;
+    },
+    sync(since) { return send({ type: "sync", since }); },
+    // Drop the connection as a network failure would; the page reconnects by itself
+    // (after retryMs when given: tests use it to act while this page is away).
+    drop(retryMs = null) { retryOverride = retryMs; if (socket) socket.close(); },
+    reconnectNow() { attempt = 0; if (!socket) open(); },
+    stop() { stopped = true; clearTimeout(retryTimer); if (socket) socket.close(); },
+    get socket() { return socket; },
+  };
+  window.addEventListener("online", () => net.reconnectNow());
+  open();
+  return net;
+}

@@ -1,0 +1,117 @@
+"""Browser fixtures: one SQLite-backed live server and Debian's Chromium driven by Playwright.
+
+A browser is never downloaded: Playwright launches /usr/bin/chromium (``CHROMIUM`` overrides).
+Screenshots go to ``test-artifacts/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.config import Settings
+from tests.conftest import LiveServer
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory) -> Iterator[LiveServer]:
+    """A live server on SQLite only: the browser tests exercise pages, not databases."""
+    database = tmp_path_factory.mktemp("browser-db") / "dejarik.db"
+    server = LiveServer(Settings(database_url=f"sqlite+aiosqlite:///{database}")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_context(browser):
+    """Make fresh browser contexts (separate cookie jars: separate players); closed afterwards."""
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def new_player(server: LiveServer, name: str) -> dict[str, str]:
+    response = httpx.post(f"{server.url}/api/v1/players", json={"name": name}, timeout=30)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def new_match(server: LiveServer, host: dict[str, str], ruleset: str = "kelly", seat: int | None = 0) -> str:
+    response = httpx.post(
+        f"{server.url}/api/v1/matches",
+        json={"ruleset": ruleset, "options": {}, "seat": seat},
+        headers={"Authorization": f"Bearer {host['token']}"},
+        timeout=30,
+    )
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def join_match(server: LiveServer, player: dict[str, str], match_id: str) -> dict:
+    response = httpx.post(
+        f"{server.url}/api/v1/matches/{match_id}/join",
+        json={},
+        headers={"Authorization": f"Bearer {player['token']}"},
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def signed_in(context, server: LiveServer, player: dict[str, str]):
+    """Give a browser context the player's cookie, as the name form would."""
+    context.add_cookies(
+        [
+            {
+                "name": "dejarik_token",
+                "value": player["token"],
+                "url": server.url,
+                "httpOnly": True,
+                "sameSite": "Lax",
+            }
+        ]
+    )
+    return context

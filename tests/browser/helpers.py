@@ -1,0 +1,102 @@
+"""Driving a match page the way a player does: click a piece that can act, then a
+highlighted space. The choice of action reads the page's own legal actions."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from playwright.sync_api import Page
+
+from app.rules.board import NEIGHBOURS
+
+
+def view(page: Page) -> dict[str, Any]:
+    return page.evaluate("window.__dejarik.store.view")
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("#match", "data-version") or -1)
+
+
+def wait_for_version(page: Page, at_least: int, timeout: float = 10_000) -> None:
+    page.wait_for_function(
+        "v => Number(document.getElementById('match').dataset.version) >= v", arg=at_least, timeout=timeout
+    )
+
+
+def distance(start: str, goals: set[str]) -> int:
+    """Steps from ``start`` to the nearest of ``goals`` over the board's orthogonal neighbours."""
+    seen, queue = {start}, deque([(start, 0)])
+    while queue:
+        space, steps = queue.popleft()
+        if space in goals:
+            return steps
+        for n in NEIGHBOURS[space]:
+            if n not in seen:
+                seen.add(n)
+                queue.append((n, steps + 1))
+    return 99
+
+
+def aggressive_choice(match: dict[str, Any]) -> dict[str, Any]:
+    """Attack when possible, push when asked, else the move that ends nearest an enemy."""
+    actions = [a for a in match["legal_actions"] if "piece" in a]
+    for kind in ("attack", "push"):
+        chosen = [a for a in actions if a["type"] == kind]
+        if chosen:
+            return chosen[0]
+    pieces = {p["id"]: p for p in match["state"]["pieces"]}
+    seat = match["you"]["seat"]
+    enemies = {p["at"] for p in pieces.values() if p["owner"] != seat}
+
+    def closeness(action: dict[str, Any]) -> tuple[int, str, str]:
+        return (distance(action["to"], enemies), action["piece"], action["to"])
+
+    return min((a for a in actions if a["type"] == "move"), key=closeness)
+
+
+def destination(match: dict[str, Any], action: dict[str, Any]) -> str:
+    if "target" in action:
+        return next(p["at"] for p in match["state"]["pieces"] if p["id"] == action["target"])
+    return action["to"]
+
+
+def click_space(page: Page, space: str) -> None:
+    """Click the middle of a highlighted space (where a piece on it would be)."""
+    box = page.locator(f"[data-space='{space}'][data-legal] .marker-dot").bounding_box()
+    assert box is not None, f"{space} is not highlighted"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def select_piece(page: Page, piece: str) -> None:
+    if page.locator(f"[data-piece='{piece}'][data-selected]").count() == 0:
+        page.click(f"[data-piece='{piece}'][data-selectable]")
+    page.wait_for_selector("[data-space][data-legal]")
+
+
+def play_by_clicking(page: Page, action: dict[str, Any]) -> int:
+    """Select the action's piece and click its destination; returns the version before."""
+    match = view(page)
+    select_piece(page, action["piece"])
+    click_space(page, destination(match, action))
+    return match["version"]
+
+
+def play_by_keyboard(page: Page, action: dict[str, Any]) -> int:
+    match = view(page)
+    page.focus(f"[data-piece='{action['piece']}'][data-selectable]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"[data-space='{destination(match, action)}'][data-legal]")
+    page.focus(f"[data-space='{destination(match, action)}'][data-legal]")
+    page.keyboard.press("Space")
+    return match["version"]
+
+
+def acting_page(pages: list[Page]) -> Page:
+    """The page whose player must decide now."""
+    for page in pages:
+        match = view(page)
+        if match["you"]["seat"] in match["to_act"]:
+            return page
+    raise AssertionError("nobody is to act")
