@@ -36,7 +36,7 @@ from app.rules.narrative_dice import Pool, opposition_pool, roll_pool, skill_poo
 PIECES = 4
 PRIMARY, SECONDARY = "primary", "secondary"
 MODES = (PRIMARY, SECONDARY)
-DIFFICULTY_NAMES = {1: "Easy", 2: "Average", 3: "Hard", 4: "Daunting", 5: "Formidable"}
+DIFFICULTY_NAMES = {1: "Easy", 2: "Average", 3: "Difficult", 4: "Daunting", 5: "Formidable"}
 
 
 # --- the seed's four pool rules ---------------------------------------------------
@@ -97,13 +97,9 @@ class Sheet(BaseModel):
     )
 
 
-def _default_sheets() -> list[Sheet]:
-    return [Sheet(), Sheet()]
-
-
 class EoteOptions(BaseOptions):
     sheets: list[Sheet] = Field(
-        default_factory=_default_sheets,
+        default=[Sheet(), Sheet()],
         min_length=2,
         max_length=2,
         description="The two characters, seat 0 first.",

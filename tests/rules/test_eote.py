@@ -148,7 +148,9 @@ def test_sheets_default_and_out_of_range_values_are_refused_naming_the_field():
 
 
 def test_options_schema_shows_the_sheet_fields():
-    schema = json.dumps(R.options_schema.model_json_schema())
+    full = R.options_schema.model_json_schema()
+    assert full["properties"]["sheets"]["default"][1]["strain_threshold"] == 12
+    schema = json.dumps(full)
     for field in (
         "intellect",
         "cunning",
