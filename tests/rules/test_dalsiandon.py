@@ -636,3 +636,16 @@ def test_seeded_games_with_options_play_to_a_finish(options):
                     assert not any(dals.piece_actions(before, p, dals.occupied(before)) for p in fresh)
             json.dumps(events)
     assert attacks_seen > 0
+
+
+def test_replaying_a_game_with_every_option_gives_the_same_states_and_dice():
+    options = {name: True for name in ADVANCED}
+    seed, log, states = play_randomly(dals, 77, options)
+    dice = Dice(seed)
+    state, _ = dals.new_game(dals.options(options), dice)
+    assert dals.dump_state(state) == dals.dump_state(states[0])
+    for (seat, action, events), expected in zip(log, states[1:], strict=True):
+        state, replayed = dals.apply(state, seat, action, dice)
+        assert replayed == events
+        assert dals.dump_state(state) == dals.dump_state(expected)
+    assert dals.load_state(json.loads(json.dumps(dals.dump_state(state)))) == state
