@@ -21,8 +21,8 @@ notation and the rulings this module makes where the seed is silent are in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from collections.abc import Iterator
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -43,6 +43,40 @@ REPETITION_LIMIT = 3
 PAWN_MAX_STEPS = 12
 """A pawn goes at most once round a ring in one move."""
 KNIGHT_MAX_ORBIT = 4
+
+
+def _pawn_lines() -> dict[str, tuple[tuple[str | None, ...], ...]]:
+    """For each space, each straight line a pawn can leave it by: the spaces ahead (at
+    most once round a ring, so ending on the space itself), then the space beyond the
+    last one, or ``None`` past the edge."""
+    out: dict[str, tuple[tuple[str | None, ...], ...]] = {}
+    for space in board.SPACES:
+        lines = []
+        for first in board.NEIGHBOURS[space]:
+            line = board.line_from(space, first)[:PAWN_MAX_STEPS]
+            before = line[-2] if len(line) > 1 else space
+            lines.append((*line, board.continue_line(before, line[-1])))
+        out[space] = tuple(lines)
+    return out
+
+
+def _knight_routes() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """For each space, each route a knight can take from it: the diagonal step, then
+    the orbital steps in order (moves stop earlier at the first piece)."""
+    out: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for space in board.SPACES:
+        routes = []
+        for landing in board.DIAGONALS[space]:
+            turn = board.diagonal_direction(space, landing)
+            directions = (1, -1) if space == board.CORE else ((turn,) if turn else ())
+            routes.append((landing,))
+            routes += [(landing, *board.orbit_from(landing, d, KNIGHT_MAX_ORBIT)) for d in directions]
+        out[space] = tuple(routes)
+    return out
+
+
+PAWN_LINES = _pawn_lines()
+KNIGHT_ROUTES = _knight_routes()
 
 LEGEND: dict[str, dict[str, str]] = {
     "king": {
@@ -94,8 +128,7 @@ class OrbitState(GameState):
     """The notation of the last move or activation."""
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """One legal game action with everything needed to show and apply it."""
 
     type: str
@@ -144,6 +177,9 @@ class OrbitChess(Ruleset[OrbitState]):
         Pieces named in ``captured`` were captured on the last move; every other piece
         not in ``position`` is inactive. The position counts as seen once.
         """
+        known = {piece_id(seat, kind) for seat in (0, 1) for kind in KINDS}
+        if not set(position) | set(captured) <= known:
+            raise ValueError(f"unknown pieces: {sorted(set(position) | set(captured) - known)}")
         pieces: dict[str, Piece] = {}
         for seat in (0, 1):
             for kind in KINDS:
@@ -199,9 +235,26 @@ class OrbitChess(Ruleset[OrbitState]):
     def game_to_act(self, state: OrbitState) -> list[int]:
         return [state.turn]
 
-    def plans(self, state: OrbitState, seat: int) -> list[Plan]:
-        """Every legal move and activation of ``seat`` (which need not be to move)."""
+    def plans(self, state: OrbitState, seat: int, only: str | None = None) -> list[Plan]:
+        """Every legal move and activation of ``seat`` (which need not be to move), or
+        of the piece ``only``."""
+        return list(self._iter_plans(state, seat, only))
+
+    def has_plan(self, state: OrbitState, seat: int) -> bool:
+        """Whether ``seat`` has any legal move or activation."""
+        return next(self._iter_plans(state, seat), None) is not None
+
+    def _iter_plans(self, state: OrbitState, seat: int, only: str | None = None) -> Iterator[Plan]:
+        own = [p for p in state.pieces.values() if p.owner == seat and (only is None or p.id == only)]
         occupied = self.occupied(state)
+        if any(p.status == "inactive" for p in own):
+            empty_a = [s for s in board.RING_A if s not in occupied]
+            for piece in own:
+                if piece.status == "inactive":
+                    for space in empty_a:
+                        yield Plan(
+                            "activate", piece.id, None, space, notation=f"@{LETTERS[piece.kind]} {space}"
+                        )
         protected = self.protected(state)
 
         def capturable(space: str) -> str | None:
@@ -210,8 +263,6 @@ class OrbitChess(Ruleset[OrbitState]):
                 return None
             return target.id
 
-        out: list[Plan] = []
-        own = [p for p in state.pieces.values() if p.owner == seat]
         for piece in own:
             if piece.at is None:
                 continue
@@ -220,19 +271,11 @@ class OrbitChess(Ruleset[OrbitState]):
                 for n in steps[piece.at]:
                     victim = capturable(n)
                     if n not in occupied or victim:
-                        out.append(self._step_plan(piece, (piece.at, n), victim))
+                        yield self._step_plan(piece, (piece.at, n), victim)
             elif piece.kind == "knight":
-                out += self._knight_plans(piece, occupied, capturable)
+                yield from self._knight_plans(piece, occupied, capturable)
             else:
-                out += self._pawn_plans(piece, occupied)
-        empty_a = [s for s in board.RING_A if s not in occupied]
-        for piece in own:
-            if piece.status == "inactive":
-                for space in empty_a:
-                    out.append(
-                        Plan("activate", piece.id, None, space, notation=f"@{LETTERS[piece.kind]} {space}")
-                    )
-        return out
+                yield from self._pawn_plans(piece, occupied)
 
     def _step_plan(self, piece: Piece, path: tuple[str, ...], victim: str | None) -> Plan:
         letter = LETTERS[piece.kind]
@@ -246,76 +289,67 @@ class OrbitChess(Ruleset[OrbitState]):
         start = piece.at
         assert start is not None
         best: dict[str, tuple[tuple[str, ...], str | None]] = {}
-
-        def offer(path: tuple[str, ...], victim: str | None) -> None:
-            end = path[-1]
-            if end not in best or len(path) < len(best[end][0]):
-                best[end] = (path, victim)
-
-        for landing in board.DIAGONALS[start]:
-            if landing in occupied:
-                victim = capturable(landing)
-                if victim:
-                    offer((start, landing), victim)
-                continue
-            offer((start, landing), None)
-            direction = board.diagonal_direction(start, landing)
-            directions = (1, -1) if start == board.CORE else ((direction,) if direction else ())
-            for d in directions:
-                path = (start, landing)
-                for space in board.orbit_from(landing, d, KNIGHT_MAX_ORBIT):
-                    path = (*path, space)
-                    if space in occupied:
-                        victim = capturable(space)
-                        if victim:
-                            offer(path, victim)
+        for route in KNIGHT_ROUTES[start]:
+            path: tuple[str, ...] = (start,)
+            for space in route:
+                path = (*path, space)
+                victim = None
+                if space in occupied:
+                    victim = capturable(space)
+                    if not victim:
                         break
-                    offer(path, None)
+                if space not in best or len(path) < len(best[space][0]):
+                    best[space] = (path, victim)
+                if victim:
+                    break
         return [self._step_plan(piece, path, victim) for path, victim in best.values()]
 
     def _pawn_plans(self, pawn: Piece, occupied: dict[str, Piece]) -> list[Plan]:
         start = pawn.at
         assert start is not None
         others = {s: p for s, p in occupied.items() if p.id != pawn.id}
-        best: dict[tuple[str, str | None, str | None], Plan] = {}
-        for first in board.NEIGHBOURS[start]:
-            line = board.line_from(start, first)[:PAWN_MAX_STEPS]
-            prev = start
+        best: dict[tuple[str, str | None, str | None], tuple[tuple[str, ...], str | None]] = {}
+        for line in PAWN_LINES[start]:
             pushed: Piece | None = None
             push_from: str | None = None
             push_to: str | None = None
             path: tuple[str, ...] = (start,)
-            for here in line:
+            for k in range(len(line) - 1):
+                here = line[k]
+                assert here is not None
                 if pushed is None and here in others:
                     pushed, push_from = others[here], here
                 if pushed is not None:
-                    beyond = board.continue_line(prev, here)
+                    beyond = line[k + 1]
                     blocker = others.get(beyond) if beyond is not None else None
                     if beyond is None or (blocker is not None and blocker is not pushed):
                         break
                     push_to = beyond
                 path = (*path, here)
-                prev = here
                 if here == start and (pushed is None or push_to == push_from):
                     continue  # no-op: the board would not change
                 key = (here, pushed.id if pushed else None, push_to)
-                if key in best and len(best[key].path) <= len(path):
+                if key in best and len(best[key][0]) <= len(path):
                     continue
-                notation = f"P {start}-{here}" + (f" push {push_to}" if pushed else "")
-                best[key] = Plan(
-                    "move",
-                    pawn.id,
-                    start,
-                    here,
-                    path,
-                    push=pushed.id if pushed else None,
-                    push_from=push_from,
-                    push_to=push_to,
-                    notation=notation,
-                )
-        return list(best.values())
+                best[key] = (path, push_from)
+        return [
+            Plan(
+                "move",
+                pawn.id,
+                start,
+                to,
+                path,
+                push=pushed_id,
+                push_from=push_from,
+                push_to=push_to,
+                notation=f"P {start}-{to}" + (f" push {push_to}" if pushed_id else ""),
+            )
+            for (to, pushed_id, push_to), (path, push_from) in best.items()
+        ]
 
-    def action_of(self, plan: Plan, state: OrbitState | None = None) -> Action:
+    def action_of(
+        self, plan: Plan, state: OrbitState | None = None, where: dict[str, str] | None = None
+    ) -> Action:
         """The JSON action for ``plan``; with ``state``, says how often the resulting
         position will have occurred (``repeats``) when it occurred before."""
         action: Action = {"type": plan.type, "piece": plan.piece, "to": plan.to}
@@ -328,7 +362,7 @@ class OrbitChess(Ruleset[OrbitState]):
         if plan.captures:
             action["captures"] = plan.captures
         if state is not None:
-            seen = state.seen.get(self._key_after(state, plan), 0)
+            seen = state.seen.get(self._key_after(state, plan, where), 0)
             if seen:
                 action["repeats"] = seen + 1
         return action
@@ -336,13 +370,14 @@ class OrbitChess(Ruleset[OrbitState]):
     def game_actions(self, state: OrbitState, seat: int) -> list[Action]:
         if state.result is not None or seat != state.turn:
             return []
-        return [self.action_of(plan, state) for plan in self.plans(state, seat)]
+        where = self._where_after_turn(state)
+        return [self.action_of(plan, state, where) for plan in self.plans(state, seat)]
 
     # --- applying ----------------------------------------------------------------
 
     def _find_plan(self, state: OrbitState, seat: int, action: Action) -> Plan:
         wanted = (action["type"], action["piece"], action["to"], action.get("push"), action.get("push_to"))
-        for plan in self.plans(state, seat):
+        for plan in self._iter_plans(state, seat, only=action["piece"]):
             if plan.key == wanted:
                 return plan
         raise ValueError(f"not a legal action: {action}")  # find_legal has checked already
@@ -355,7 +390,13 @@ class OrbitChess(Ruleset[OrbitState]):
             piece.at, piece.status = plan.to, "active"
             if events is not None:
                 events.append(
-                    {"type": "activate", "seat": seat, "piece": piece.id, "to": plan.to, "notation": plan.notation}
+                    {
+                        "type": "activate",
+                        "seat": seat,
+                        "piece": piece.id,
+                        "to": plan.to,
+                        "notation": plan.notation,
+                    }
                 )
         else:
             if events is not None:
@@ -379,7 +420,13 @@ class OrbitChess(Ruleset[OrbitState]):
                 pushed.at = plan.push_to
                 if events is not None:
                     events.append(
-                        {"type": "push", "piece": pushed.id, "by": piece.id, "from": plan.push_from, "to": plan.push_to}
+                        {
+                            "type": "push",
+                            "piece": pushed.id,
+                            "by": piece.id,
+                            "from": plan.push_from,
+                            "to": plan.push_to,
+                        }
                     )
             piece.at = plan.to
         for own in state.pieces.values():
@@ -392,19 +439,31 @@ class OrbitChess(Ruleset[OrbitState]):
         state.last_move = plan.notation
         return plan.captures is not None
 
-    def _key_after(self, state: OrbitState, plan: Plan) -> str:
+    @staticmethod
+    def _where_after_turn(state: OrbitState) -> dict[str, str]:
+        """Each piece's space or status once the player to move ends the turn, before
+        the move itself: their captured piece has become inactive."""
+        return {
+            pid: p.at or ("inactive" if p.owner == state.turn else p.status)
+            for pid, p in state.pieces.items()
+        }
+
+    def _key_after(self, state: OrbitState, plan: Plan, where: dict[str, str] | None = None) -> str:
         """The position key after ``plan`` and the end of the turn, without applying it."""
-        seat = state.turn
-        where = {pid: p.at or p.status for pid, p in state.pieces.items()}
-        for pid, p in state.pieces.items():
-            if p.owner == seat and p.status == "captured":
-                where[pid] = "inactive"
-        where[plan.piece] = plan.to
+        after = dict(where if where is not None else self._where_after_turn(state))
+        after[plan.piece] = plan.to
         if plan.captures:
-            where[plan.captures] = "captured"
+            after[plan.captures] = "captured"
         if plan.push and plan.push_to:
-            where[plan.push] = plan.push_to
-        return self._key(1 - seat, where)
+            after[plan.push] = plan.push_to
+        return self._key(1 - state.turn, after)
+
+    def copy_state(self, state: OrbitState) -> OrbitState:
+        """A faster copy than pydantic's deep copy: only pieces and ``seen`` change in place."""
+        new = state.model_copy()
+        new.pieces = {pid: p.model_copy() for pid, p in state.pieces.items()}
+        new.seen = dict(state.seen)
+        return new
 
     def apply_game(self, state: OrbitState, seat: int, action: Action, dice: Dice) -> list[Event]:
         plan = self._find_plan(state, seat, action)
@@ -436,8 +495,10 @@ class OrbitChess(Ruleset[OrbitState]):
                 winner=None, reason=f"the same position occurred {REPETITION_LIMIT} times with {name} to move"
             )
             return
-        if not self.plans(state, seat):
-            state.result = Outcome(winner=1 - seat, reason=f"{name} has no legal move and nothing to activate")
+        if not self.has_plan(state, seat):
+            state.result = Outcome(
+                winner=1 - seat, reason=f"{name} has no legal move and nothing to activate"
+            )
 
     # --- the view ----------------------------------------------------------------
 
@@ -492,3 +553,23 @@ class OrbitChess(Ruleset[OrbitState]):
             "legend": LEGEND,
             "turns_without_kill": state.options.turns_without_kill,
         }
+
+    def explain_illegal(self, legal: list[Action], wanted: Action) -> str:
+        """As the base, and says when a pawn move needs (or names a wrong) push."""
+        if wanted.get("type") == "move":
+            same = [
+                self.essential(a)
+                for a in legal
+                if a["type"] == "move" and a["piece"] == wanted.get("piece") and a["to"] == wanted.get("to")
+            ]
+            pushes = sorted(f"{a['push']} to {a['push_to']}" for a in same if "push" in a)
+            plain = any("push" not in a for a in same)
+            if pushes and "push" not in wanted and not plain:
+                return (
+                    f'moving {wanted["piece"]} to {wanted["to"]} pushes a piece: name it with "push" '
+                    f'and "push_to" (possible: {", ".join(pushes)})'
+                )
+            if same and ("push" in wanted or "push_to" in wanted):
+                possible = ", ".join(pushes + (["no push"] if plain else []))
+                return f"that push is not possible; possible: {possible}"
+        return super().explain_illegal(legal, wanted)
