@@ -21,7 +21,7 @@ notation and the rulings this module makes where the seed is silent are in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
@@ -285,7 +285,9 @@ class OrbitChess(Ruleset[OrbitState]):
         notation = f"{letter} {start}{via}{sep}{end}"
         return Plan("move", piece.id, start, end, path, captures=victim, notation=notation)
 
-    def _knight_plans(self, piece: Piece, occupied: dict[str, Piece], capturable: Any) -> list[Plan]:
+    def _knight_plans(
+        self, piece: Piece, occupied: dict[str, Piece], capturable: Callable[[str], str | None]
+    ) -> list[Plan]:
         start = piece.at
         assert start is not None
         best: dict[str, tuple[tuple[str, ...], str | None]] = {}
