@@ -64,6 +64,7 @@ def destination(match: dict[str, Any], action: dict[str, Any]) -> str:
 
 def click_space(page: Page, space: str) -> None:
     """Click the middle of a highlighted space (where a piece on it would be)."""
+    page.locator(f"[data-space='{space}'][data-legal] .cell").scroll_into_view_if_needed()
     box = page.locator(f"[data-space='{space}'][data-legal] .marker-dot").bounding_box()
     assert box is not None, f"{space} is not highlighted"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -100,3 +101,43 @@ def acting_page(pages: list[Page]) -> Page:
         if match["you"]["seat"] in match["to_act"]:
             return page
     raise AssertionError("nobody is to act")
+
+
+def is_space(value: Any) -> bool:
+    return isinstance(value, str) and value in NEIGHBOURS
+
+
+def play_any(page: Page) -> int:
+    """Play the page's first legal action the way the page offers it, knowing no rules:
+    a board action by clicking piece and space, a reserve piece from the tray, else a
+    button (never resign or a draw offer). Returns the version before."""
+    match = view(page)
+    on_board = {p["id"]: p["at"] for p in match["state"].get("pieces", []) if p.get("at")}
+    common = {"resign", "offer_draw", "accept_draw", "decline_draw"}
+    for action in match["legal_actions"]:
+        piece = action.get("piece")
+        target = on_board.get(action.get("target")) if "target" in action else None
+        to = action["to"] if is_space(action.get("to")) else target
+        if piece is None or to is None:
+            continue
+        if piece in on_board:
+            select_piece(page, piece)
+        else:
+            if page.get_attribute(f"[data-reserve-piece='{piece}']", "aria-pressed") != "true":
+                page.click(f"[data-reserve-piece='{piece}']")
+            page.wait_for_selector("[data-space][data-legal]")
+        click_space(page, to)
+        sharing = [
+            a
+            for a in match["legal_actions"]
+            if a.get("piece") == piece and (a.get("to") == to or on_board.get(a.get("target")) == to)
+        ]
+        if len(sharing) > 1:  # several actions on one space: the page asks which
+            page.locator("#choice-menu [data-menu-index]").first.click()
+        return match["version"]
+    buttons = page.locator("#buttons [data-action-index]")
+    for i in range(buttons.count()):
+        if buttons.nth(i).get_attribute("data-action-type") not in common:
+            buttons.nth(i).click()
+            return match["version"]
+    raise AssertionError(f"nothing to play in {match['legal_actions']}")

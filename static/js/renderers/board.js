@@ -215,7 +215,7 @@ export function createBoardRenderer(container) {
         button.dataset.reservePiece = id;
         if (!store.busy) button.dataset.selectable = "";
         button.setAttribute("aria-pressed", String(store.selected === id));
-        button.textContent = store.names[id] || humanise(id);
+        button.textContent = store.names[id] || (legend[id] && legend[id].name) || humanise(id);
         tray.appendChild(button);
       }
     }
