@@ -24,6 +24,8 @@ function dieElement(die) {
 
 // Show the rolls of `events` in `tray`; calls `settled()` once the dice stop.
 export function showRolls(tray, store, events, settled) {
+  clearInterval(tray.tumbleSpin);  // a roll still tumbling stops: the new one replaces it
+  clearTimeout(tray.tumbleStop);
   const rolls = events.filter((e) => e.type === "roll");
   const outcomes = events.filter((e) => e.type === "combat" || e.type === "battle");
   tray.innerHTML = "";
@@ -61,11 +63,11 @@ export function showRolls(tray, store, events, settled) {
     tray.appendChild(line);
   }
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const spin = reduced ? null : setInterval(() => {
+  tray.tumbleSpin = reduced ? null : setInterval(() => {
     for (const node of tumbling) node.firstChild.textContent = 1 + Math.floor(Math.random() * Number(node.dataset.sides));
   }, 70);
-  setTimeout(() => {
-    clearInterval(spin);
+  tray.tumbleStop = setTimeout(() => {
+    clearInterval(tray.tumbleSpin);
     for (const node of tumbling) {
       node.classList.remove("tumbling");
       node.firstChild.textContent = node.dataset.face;

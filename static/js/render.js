@@ -229,6 +229,7 @@ export function createRenderer(root, store) {
       for (const column of columns) {
         const td = document.createElement("td");
         td.textContent = legend[kind][column] ?? "";
+        if (typeof legend[kind][column] === "string" && legend[kind][column].length > 12) td.className = "words";
         row.appendChild(td);
       }
       tbody.appendChild(row);

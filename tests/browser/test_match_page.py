@@ -48,7 +48,9 @@ def dice_shown(page: Page) -> dict:
     return page.evaluate(
         """() => ({
             dice: [...document.querySelectorAll('#dice-tray .die')]
-                .map(d => `d${d.dataset.sides}:${d.textContent}`),
+                .map(d => `d${d.dataset.sides}:${d.querySelector('b').textContent}`),
+            faces: [...document.querySelectorAll('#dice-tray .die')]
+                .map(d => `d${d.dataset.sides}:${d.dataset.face}`),
             totals: [...document.querySelectorAll('#dice-tray [data-total]')].map(t => t.dataset.total),
             outcome: [...document.querySelectorAll('#dice-tray [data-outcome]')].map(o => o.dataset.outcome),
         })"""
@@ -102,7 +104,8 @@ def test_two_players_and_a_spectator_play_to_an_attack(web_server, new_context, 
     # Both players and the spectator see the same dice, totals and outcome.
     shown = [dice_shown(each) for each in (blue, red, spectator)]
     assert shown[0]["dice"], "no dice shown"
-    assert all(len(d.split(":")) == 2 for d in shown[0]["dice"])
+    assert shown[0]["dice"] == shown[0]["faces"], "the dice must stop on the faces the server rolled"
+    assert all(die.startswith("d6:") for die in shown[0]["dice"])
     assert shown[0]["outcome"] and shown[0]["outcome"][0] in ("kill", "push", "counter-push", "counter-kill")
     assert shown[0] == shown[1] == shown[2]
     for each in (blue, red, spectator):
