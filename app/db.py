@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import weakref
 from collections.abc import AsyncIterator
+from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+_autocommit_engines: weakref.WeakKeyDictionary[Engine, AsyncEngine] = weakref.WeakKeyDictionary()
+_sqlite_write_locks: weakref.WeakKeyDictionary[Engine, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
 def is_sqlite(url: str) -> bool:
@@ -26,7 +33,10 @@ def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+    # No pre-ping: it would cost a round trip on every checkout (every action). A
+    # connection that the database dropped fails its statement, and SQLAlchemy then
+    # invalidates the whole pool, so one request sees a restart of PostgreSQL.
+    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=3600)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
@@ -36,3 +46,29 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 async def session_scope(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
     async with maker() as session:
         yield session
+
+
+def write_lock(session: AsyncSession) -> contextlib.AbstractAsyncContextManager[Any]:
+    """Hold this around a write transaction (its first write to its commit).
+
+    SQLite has one writer at a time, and a writer that finds the database locked
+    polls for it with growing sleeps (up to 100 ms each). Taking turns on an
+    asyncio lock in this process first means writers here never poll each other.
+    PostgreSQL locks rows and needs nothing: a no-op there.
+    """
+    engine = session.bind.sync_engine if isinstance(session.bind, AsyncEngine) else None
+    if engine is None or engine.dialect.name != "sqlite":
+        return contextlib.nullcontext()
+    lock = _sqlite_write_locks.get(engine)
+    if lock is None:
+        lock = _sqlite_write_locks[engine] = asyncio.Lock()
+    return lock
+
+
+def autocommit(engine: AsyncEngine) -> AsyncEngine:
+    """``engine`` (the same pool) with every statement committed on its own."""
+    proxy = _autocommit_engines.get(engine.sync_engine)
+    if proxy is None:
+        proxy = engine.execution_options(isolation_level="AUTOCOMMIT")
+        _autocommit_engines[engine.sync_engine] = proxy
+    return proxy

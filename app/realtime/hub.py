@@ -16,7 +16,7 @@ from app.models import Player
 from app.realtime.broker import Broker
 from app.rules import get_ruleset
 from app.services.errors import NotFound
-from app.services.matches import MatchService
+from app.services.matches import MatchService, Update, match_view
 
 
 @dataclass(eq=False)
@@ -31,9 +31,13 @@ class Viewer:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def send(self, message: dict[str, Any]) -> bool:
+        async with self.send_lock:
+            return await self.write(message)
+
+    async def write(self, message: dict[str, Any]) -> bool:
+        """Send without taking ``send_lock``: for a caller that already holds it."""
         try:
-            async with self.send_lock:
-                await self.websocket.send_text(json.dumps(message))
+            await self.websocket.send_text(json.dumps(message))
             return True
         except Exception:  # a closed or broken socket: the reader side cleans up
             return False
@@ -45,6 +49,9 @@ class Hub:
         self.broker = broker
         self.rooms: dict[str, set[Viewer]] = defaultdict(set)
         self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.hints: dict[str, Update] = {}
+        """The last update written by this process, per match: its viewers' messages
+        are built from it instead of reading the match back from the database."""
 
     async def start(self) -> None:
         await self.broker.start(self.deliver)
@@ -56,7 +63,9 @@ class Hub:
                 with contextlib.suppress(Exception):
                     await viewer.websocket.close(code=1001)
 
-    async def publish(self, match_id: str, version: int) -> None:
+    async def publish(self, match_id: str, version: int, hint: Any = None) -> None:
+        if isinstance(hint, Update) and hint.version == version and match_id in self.rooms:
+            self.hints[match_id] = hint
         await self.broker.publish(match_id, version)
 
     async def snapshot(self, viewer: Viewer, since: int | None = None) -> None:
@@ -78,37 +87,56 @@ class Hub:
             if not room:
                 del self.rooms[viewer.match_id]
                 self.locks.pop(viewer.match_id, None)
+                self.hints.pop(viewer.match_id, None)
 
     async def deliver(self, match_id: str, version: int) -> None:
         """The broker says ``match_id`` reached ``version``: update its viewers here."""
+        hint = self.hints.get(match_id)
+        if hint is not None and hint.version <= version:
+            del self.hints[match_id]
         if not any(v.version < version for v in self.rooms.get(match_id, ())):
             return
         async with self.locks[match_id]:
             behind = [v for v in self.rooms.get(match_id, ()) if v.version < version]
             if not behind:
                 return
-            async with self.sessionmaker() as session:
-                service = MatchService(session)
-                try:
-                    match = await service.get(match_id)
-                except NotFound:
-                    return
-                entries = await service.entries(match, after=min(v.version for v in behind))
-                ruleset = get_ruleset(match.ruleset)
-                state = ruleset.load_state(match.state) if match.state else None
-                messages = []
+            if hint is not None and hint.version == version and all(v.version == version - 1 for v in behind):
+                # This process wrote it: everything the messages need is in hand.
+                messages = [
+                    (viewer, self._update(match_view(hint.match, viewer.player, hint.state), [hint.entry]))
+                    for viewer in behind
+                ]
                 for viewer in behind:
-                    new = [e for e in entries if e["version"] > viewer.version]
-                    messages.append(
-                        (
-                            viewer,
-                            {
-                                "type": "update",
-                                **service.view(match, viewer.player, state),
-                                "events": [event for e in new for event in e["events"]],
-                                "entries": new,
-                            },
-                        )
-                    )
-                    viewer.version = match.version
+                    viewer.version = version
+            else:
+                messages = await self._read_updates(match_id, behind)
         await asyncio.gather(*(viewer.send(message) for viewer, message in messages))
+
+    @staticmethod
+    def _update(view: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "type": "update",
+            **view,
+            "events": [event for e in entries for event in e["events"]],
+            "entries": entries,
+        }
+
+    async def _read_updates(
+        self, match_id: str, behind: list[Viewer]
+    ) -> list[tuple[Viewer, dict[str, Any]]]:
+        """Each viewer's update, read from the database (the match and the entries it missed)."""
+        async with self.sessionmaker() as session:
+            service = MatchService(session)
+            try:
+                match = await service.get(match_id)
+            except NotFound:
+                return []
+            entries = await service.entries(match, after=min(v.version for v in behind))
+            ruleset = get_ruleset(match.ruleset)
+            state = ruleset.load_state(match.state) if match.state else None
+            messages = []
+            for viewer in behind:
+                new = [e for e in entries if e["version"] > viewer.version]
+                messages.append((viewer, self._update(service.view(match, viewer.player, state), new)))
+                viewer.version = match.version
+        return messages

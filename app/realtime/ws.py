@@ -84,10 +84,15 @@ async def _handle(app: Any, viewer: Viewer, raw: str | bytes) -> dict[str, Any] 
     action, version = message.get("action"), message.get("version")
     if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
         return _error(client_id, 422, '"action" must be an object and "version" an integer')
-    async with app.state.sessionmaker() as session:
-        service = MatchService(session, app.state.hub.publish)
-        try:
-            applied = await service.act(viewer.match_id, viewer.player, action, version)
-        except ServiceError as error:
-            return _error(client_id, error.status, error.message, **error.extra)
-    return {"type": "ack", "id": client_id, "version": applied.version}
+    # Holding this socket's send lock, the ack goes out before the update of the same
+    # version, which the hub may have ready before this handler resumes.
+    async with viewer.send_lock:
+        async with app.state.sessionmaker() as session:
+            service = MatchService(session, app.state.hub.publish)
+            try:
+                applied = await service.act(viewer.match_id, viewer.player, action, version)
+                reply = {"type": "ack", "id": client_id, "version": applied.version}
+            except ServiceError as error:
+                reply = _error(client_id, error.status, error.message, **error.extra)
+        await viewer.write(reply)
+    return None

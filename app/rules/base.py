@@ -112,6 +112,10 @@ class Ruleset(ABC, Generic[S]):
     def dump_state(self, state: S) -> dict[str, Any]:
         return state.model_dump(mode="json")
 
+    def copy_state(self, state: S) -> S:
+        """A copy of ``state`` that :meth:`apply_game` may change freely."""
+        return state.model_copy(deep=True)
+
     def to_act(self, state: S) -> list[int]:
         if state.result is not None:
             return []
@@ -147,8 +151,12 @@ class Ruleset(ABC, Generic[S]):
 
     def apply(self, state: S, seat: int, action: Action, dice: Dice) -> tuple[S, list[Event]]:
         """Apply one of ``seat``'s legal actions; the given state is left untouched."""
-        chosen = self.find_legal(state, seat, action)
-        new = state.model_copy(deep=True)
+        return self.apply_legal(state, seat, self.find_legal(state, seat, action), dice)
+
+    def apply_legal(self, state: S, seat: int, chosen: Action, dice: Dice) -> tuple[S, list[Event]]:
+        """:meth:`apply` for an action that :meth:`find_legal` has just returned for
+        this state and seat (the match service checks it first, then applies it)."""
+        new = self.copy_state(state)
         kind = chosen["type"]
         if kind == "resign":
             new.result = Outcome(winner=self._other(seat), reason=f"{self.seat_name(seat)} resigned")

@@ -7,6 +7,7 @@ happens at the end of a turn.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -20,6 +21,14 @@ from app.rules.odds import Pool, classify, odds_for
 __all__ = ["ACTIONS_PER_TURN", "Kelly", "KellyState", "PendingPush", "Piece", "Pool", "classify"]
 
 ACTIONS_PER_TURN = 2
+
+
+@lru_cache(maxsize=16384)
+def move_paths(start: str, steps: int, occupied: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """:func:`board.exact_paths` over empty spaces, memoised: the same position is asked
+    for several times per action (checking it, applying it, showing the next player's
+    options). The result is shared: read it, never change it."""
+    return board.exact_paths(start, steps, lambda s: s not in occupied)
 
 
 class Piece(BaseModel):
@@ -140,7 +149,7 @@ class Kelly(Ruleset[KellyState]):
         movement = self.creatures[piece.kind].movement
         actions: list[Action] = [
             {"type": "move", "piece": piece.id, "to": end}
-            for end in board.exact_paths(piece.at, movement, lambda s: s not in occupied)
+            for end in move_paths(piece.at, movement, frozenset(occupied))
         ]
         for target in self.attack_targets(state, piece, occupied):
             actions.append(self.attack_action(state, piece, target))
@@ -167,7 +176,7 @@ class Kelly(Ruleset[KellyState]):
             piece = state.pieces[action["piece"]]
             occupied = self.occupied(state)
             movement = self.creatures[piece.kind].movement
-            path = board.exact_paths(piece.at, movement, lambda s: s not in occupied)[action["to"]]
+            path = move_paths(piece.at, movement, frozenset(occupied))[action["to"]]
             events.append(
                 {
                     "type": "move",
@@ -343,6 +352,14 @@ class Kelly(Ruleset[KellyState]):
         events.append({"type": "turn", "seat": state.turn, "number": state.turn_number})
 
     # --- reading the state -------------------------------------------------------
+
+    def copy_state(self, state: KellyState) -> KellyState:
+        if type(state) is not KellyState:  # a variant's state may hold more mutable values
+            return super().copy_state(state)
+        # Pieces are changed in place; everything else is replaced, never changed.
+        return state.model_copy(
+            update={"pieces": {key: piece.model_copy() for key, piece in state.pieces.items()}}
+        )
 
     @staticmethod
     def occupied(state: KellyState) -> dict[str, Piece]:

@@ -9,27 +9,39 @@ from __future__ import annotations
 
 import base64
 import secrets
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from pydantic import ValidationError
-from sqlalchemy import exists, or_, select
+from sqlalchemy import JSON, DateTime, bindparam, exists, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+from sqlalchemy.orm import aliased
 from sqlalchemy.orm.exc import StaleDataError
 
+from app.db import autocommit, write_lock
 from app.models import LogEntry, Match, Player, Seat, utcnow
 from app.rules import UnknownRuleset, get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES, Event, IllegalAction, Ruleset
 from app.rules.dice import Dice, commitment, new_seed
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 
-Publish = Callable[[str, int], Awaitable[None]]
 STATUSES = ("waiting", "active", "finished")
 
 
-async def _publish_nothing(match_id: str, version: int) -> None:
+class Publish(Protocol):
+    """Announces that ``match_id`` reached ``version`` (after the commit).
+
+    ``hint`` is what the writer already has in hand (an :class:`Update`), so that
+    this process can build its viewers' messages without reading them back; other
+    processes still get only ``{match, version}`` and read the database.
+    """
+
+    async def __call__(self, match_id: str, version: int, hint: Any = None) -> None: ...
+
+
+async def _publish_nothing(match_id: str, version: int, hint: Any = None) -> None:
     return None
 
 
@@ -37,6 +49,145 @@ async def _publish_nothing(match_id: str, version: int) -> None:
 class Applied:
     version: int
     events: list[Event]
+
+
+# --- the hot path's plain records (read with SQLAlchemy Core, not the ORM) -----------
+
+MATCHES = Match.__table__
+SEATS = Seat.__table__
+PLAYERS = Player.__table__
+MATCH_LOG = LogEntry.__table__
+
+
+@dataclass
+class PlayerRecord:
+    id: str
+    name: str
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    player_id: str | None
+    player: PlayerRecord | None
+
+
+@dataclass
+class MatchRecord:
+    """A match row with its seats and players: what :func:`match_view` reads of a
+    :class:`Match`, loaded in one query."""
+
+    seq: int
+    id: str
+    ruleset: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    host_id: str
+    host: PlayerRecord
+    seed: str
+    seed_sha256: str
+    dice_count: int
+    state: dict[str, Any] | None
+    result: dict[str, Any] | None
+    paused: bool
+    created_at: datetime
+    updated_at: datetime
+    seats: list[SeatRecord]
+
+
+@dataclass
+class Update:
+    """A just-committed action, as the writer has it: the hint passed to ``publish``."""
+
+    match: MatchRecord
+    state: Any
+    """The new state, loaded (the ruleset's state object)."""
+    entry: dict[str, Any]
+    """The log entry as ``GET …/events`` shows it."""
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+
+_HOST = aliased(PLAYERS)
+_RECORD_QUERY = (
+    select(
+        *(MATCHES.c[name] for name in MatchRecord.__dataclass_fields__ if name in MATCHES.c),
+        SEATS.c.seat.label("seat_number"),
+        SEATS.c.player_id.label("seat_player_id"),
+        PLAYERS.c.name.label("seat_player_name"),
+        _HOST.c.name.label("host_name"),
+    )
+    .select_from(
+        MATCHES.join(SEATS, SEATS.c.match_seq == MATCHES.c.seq)
+        .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id)
+        .join(_HOST, _HOST.c.id == MATCHES.c.host_id)
+    )
+    .where(MATCHES.c.id == bindparam("match_id"))
+    .order_by(SEATS.c.seat)
+)
+# Built once: the statements of every action differ only in their parameters.
+_WRITE_MATCH = (
+    update(MATCHES)
+    .where(MATCHES.c.seq == bindparam("b_seq"), MATCHES.c.version == bindparam("b_version"))
+    .values(
+        version=bindparam("version"),
+        state=bindparam("state"),
+        dice_count=bindparam("dice_count"),
+        status=bindparam("status"),
+        result=bindparam("result"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+_APPEND_LOG = insert(MATCH_LOG)
+# The log's optional columns that the hot path fills when the schema has them.
+_LOG_EXTRAS = [name for name in ("dice_from",) if name in MATCH_LOG.c]
+_WRITE_ACTION_PG = text(
+    """
+    WITH written AS (
+        UPDATE matches
+        SET version = :version, state = CAST(:state AS JSON), dice_count = :dice_count,
+            status = :status, result = CAST(:result AS JSON), updated_at = :updated_at
+        WHERE seq = :b_seq AND version = :b_version
+        RETURNING seq
+    )
+    INSERT INTO match_log (match_seq, version, seat, action, events, "at"{extra_columns})
+    SELECT seq, CAST(:version AS INTEGER), CAST(:seat AS INTEGER), CAST(:action AS JSON),
+           CAST(:events AS JSON), CAST(:at AS TIMESTAMP WITH TIME ZONE){extra_values}
+    FROM written
+    """.format(
+        extra_columns="".join(f", {name}" for name in _LOG_EXTRAS),
+        extra_values="".join(f", CAST(:{name} AS INTEGER)" for name in _LOG_EXTRAS),
+    )
+).bindparams(
+    *(bindparam(name, type_=JSON()) for name in ("state", "result", "action", "events")),
+    *(bindparam(name, type_=DateTime(timezone=True)) for name in ("updated_at", "at")),
+)
+_RECORD_FIELDS = [name for name in MatchRecord.__dataclass_fields__ if name in MATCHES.c]
+
+
+async def load_record(connection: AsyncConnection, match_id: str) -> MatchRecord:
+    """The match with its seats and players, in one query."""
+    rows = (await connection.execute(_RECORD_QUERY, {"match_id": match_id})).all()
+    if not rows:
+        raise NotFound(f"no match with id {match_id!r}")
+    first = rows[0]
+    return MatchRecord(
+        **{name: getattr(first, name) for name in _RECORD_FIELDS},
+        host=PlayerRecord(first.host_id, first.host_name),
+        seats=[
+            SeatRecord(
+                row.seat_number,
+                row.seat_player_id,
+                None
+                if row.seat_player_id is None
+                else PlayerRecord(row.seat_player_id, row.seat_player_name),
+            )
+            for row in rows
+        ],
+    )
 
 
 def describe_validation(error: ValidationError, prefix: str = "") -> str:
@@ -48,14 +199,53 @@ def describe_validation(error: ValidationError, prefix: str = "") -> str:
     return "; ".join(parts)
 
 
-def seat_of(match: Match, player_id: str | None) -> int | None:
+def seat_of(match: Match | MatchRecord, player_id: str | None) -> int | None:
     if player_id is None:
         return None
     return next((s.seat for s in match.seats if s.player_id == player_id), None)
 
 
-def player_json(player: Player | None) -> dict[str, str] | None:
+def player_json(player: Player | PlayerRecord | None) -> dict[str, str] | None:
     return None if player is None else {"id": player.id, "name": player.name}
+
+
+def match_view(match: Match | MatchRecord, viewer: Player | None, state: Any = None) -> dict[str, Any]:
+    """The match as ``viewer`` may see it (``None``: an anonymous spectator)."""
+    ruleset = get_ruleset(match.ruleset)
+    seat = seat_of(match, viewer.id if viewer else None)
+    if state is None and match.state is not None:
+        state = ruleset.load_state(match.state)
+    active = match.status == "active"
+    return {
+        "id": match.id,
+        "ruleset": match.ruleset,
+        "options": match.options,
+        "status": match.status,
+        "version": match.version,
+        "seats": [
+            {"seat": s.seat, "name": ruleset.seat_name(s.seat), "player": player_json(s.player)}
+            for s in match.seats
+        ],
+        "host": player_json(match.host),
+        "you": {
+            "player": player_json(viewer),
+            "seat": seat,
+            "host": viewer is not None and viewer.id == match.host_id,
+        },
+        "to_act": ruleset.to_act(state) if active and state is not None else [],
+        "state": ruleset.view(state, seat) if state is not None else {},
+        "legal_actions": (
+            ruleset.legal_actions(state, seat)
+            if active and not match.paused and seat is not None and state is not None
+            else []
+        ),
+        "result": match.result,
+        "paused": match.paused,
+        "seed_sha256": match.seed_sha256,
+        "seed": match.seed if match.status == "finished" else None,
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+    }
 
 
 class MatchService:
@@ -71,43 +261,9 @@ class MatchService:
             raise NotFound(f"no match with id {match_id!r}")
         return match
 
-    def view(self, match: Match, viewer: Player | None, state: Any = None) -> dict[str, Any]:
+    def view(self, match: Match | MatchRecord, viewer: Player | None, state: Any = None) -> dict[str, Any]:
         """The match as ``viewer`` may see it (``None``: an anonymous spectator)."""
-        ruleset = get_ruleset(match.ruleset)
-        seat = seat_of(match, viewer.id if viewer else None)
-        if state is None and match.state is not None:
-            state = ruleset.load_state(match.state)
-        active = match.status == "active"
-        return {
-            "id": match.id,
-            "ruleset": match.ruleset,
-            "options": match.options,
-            "status": match.status,
-            "version": match.version,
-            "seats": [
-                {"seat": s.seat, "name": ruleset.seat_name(s.seat), "player": player_json(s.player)}
-                for s in match.seats
-            ],
-            "host": player_json(match.host),
-            "you": {
-                "player": player_json(viewer),
-                "seat": seat,
-                "host": viewer is not None and viewer.id == match.host_id,
-            },
-            "to_act": ruleset.to_act(state) if active and state is not None else [],
-            "state": ruleset.view(state, seat) if state is not None else {},
-            "legal_actions": (
-                ruleset.legal_actions(state, seat)
-                if active and not match.paused and seat is not None and state is not None
-                else []
-            ),
-            "result": match.result,
-            "paused": match.paused,
-            "seed_sha256": match.seed_sha256,
-            "seed": match.seed if match.status == "finished" else None,
-            "created_at": match.created_at.isoformat(),
-            "updated_at": match.updated_at.isoformat(),
-        }
+        return match_view(match, viewer, state)
 
     async def log(self, match_id: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
         match = await self.get(match_id)
@@ -240,7 +396,21 @@ class MatchService:
         return match
 
     async def act(self, match_id: str, player: Player, action: Any, version: int) -> Applied:
-        match = await self.get(match_id)
+        # The hot path of every server, in SQLAlchemy Core (no ORM unit of work): one
+        # query reads the match with its seats and players; the write is guarded by the
+        # version read. On PostgreSQL the read needs no transaction and the write is a
+        # single statement (UPDATE … RETURNING feeding the INSERT of the log entry),
+        # committed on its own: two round trips in all.
+        engine = self.session.bind
+        if isinstance(engine, AsyncEngine) and engine.dialect.name == "postgresql":
+            async with autocommit(engine).connect() as connection:
+                return await self._act(connection, match_id, player, action, version)
+        return await self._act(await self.session.connection(), match_id, player, action, version)
+
+    async def _act(
+        self, connection: AsyncConnection, match_id: str, player: Player, action: Any, version: int
+    ) -> Applied:
+        match = await load_record(connection, match_id)
         ruleset = get_ruleset(match.ruleset)
         seat = seat_of(match, player.id)
         if seat is None:
@@ -271,24 +441,61 @@ class MatchService:
         except IllegalAction as illegal:
             raise Invalid(str(illegal)) from None
         dice = Dice(bytes.fromhex(match.seed), match.dice_count)
-        new_state, events = ruleset.apply(state, seat, chosen, dice)
-        match.state = ruleset.dump_state(new_state)
-        match.dice_count = dice.count
+        if type(ruleset).apply is Ruleset.apply:  # skip checking the action a second time
+            new_state, events = ruleset.apply_legal(state, seat, chosen, dice)
+        else:
+            new_state, events = ruleset.apply(state, seat, chosen, dice)
         outcome = ruleset.outcome(new_state)
-        if outcome is not None:
-            match.status = "finished"
-            match.result = outcome.model_dump()
-        self._append(match, seat, chosen, events)
-        try:
-            await self._commit()
-        except Conflict as lost:
+        now = utcnow()
+        changes: dict[str, Any] = {
+            "version": match.version + 1,
+            "state": ruleset.dump_state(new_state),
+            "dice_count": dice.count,
+            "status": match.status if outcome is None else "finished",
+            "result": match.result if outcome is None else outcome.model_dump(),
+            "updated_at": now,
+        }
+        entry = {"version": match.version + 1, "seat": seat, "action": chosen, "events": events, "at": now}
+        extras = {"dice_from": match.dice_count}  # the dice drawn before this entry
+        lost = False
+        if connection.dialect.name == "postgresql":
+            try:
+                written = await connection.execute(
+                    _WRITE_ACTION_PG,
+                    {"b_seq": match.seq, "b_version": match.version, **changes, **entry, **extras},
+                )
+                lost = written.rowcount != 1
+            except IntegrityError:
+                lost = True
+        else:
+            async with write_lock(self.session):
+                try:
+                    written = await connection.execute(
+                        _WRITE_MATCH, {"b_seq": match.seq, "b_version": match.version, **changes}
+                    )
+                    if written.rowcount != 1:
+                        raise StaleDataError("the match changed since it was read")
+                    await connection.execute(
+                        _APPEND_LOG,
+                        {"match_seq": match.seq, **entry, **{k: extras[k] for k in _LOG_EXTRAS}},
+                    )
+                    await self.session.commit()
+                except (StaleDataError, IntegrityError):
+                    await self.session.rollback()
+                    lost = True
+        if lost:
             # Another writer got this version first; it may have been this very action.
             current = await self.get(match_id)
             repeated = await self._repeat_of(current, ruleset, seat, action, version)
             if repeated:
                 return repeated
-            raise Conflict(lost.message, version=current.version) from None
-        await self.publish(match.id, match.version)
+            raise Conflict(
+                "another action was applied first; fetch the match and try again", version=current.version
+            )
+        for key, value in changes.items():
+            setattr(match, key, value)
+        entry["at"] = now.isoformat()
+        await self.publish(match.id, match.version, Update(match, new_state, entry))
         return Applied(match.version, events)
 
     # --- internals ---------------------------------------------------------------
@@ -324,7 +531,7 @@ class MatchService:
             raise Conflict("another action was applied first; fetch the match and try again") from None
 
     async def _repeat_of(
-        self, match: Match, ruleset: Ruleset, seat: int, action: Any, version: int
+        self, match: Match | MatchRecord, ruleset: Ruleset, seat: int, action: Any, version: int
     ) -> Applied | None:
         """The earlier result when this exact action was already applied at ``version``."""
         if not isinstance(action, dict) or version < 0 or version >= match.version:
