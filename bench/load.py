@@ -120,7 +120,9 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 class Server:
-    def __init__(self, database_url: str, workers: int, broker: str | None, log: Path) -> None:
+    def __init__(
+        self, database_url: str, workers: int, broker: str | None, log: Path, root: Path = ROOT
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -128,8 +130,17 @@ class Server:
         if broker:
             env["BROKER_URL"] = broker
         command = [str(VENV_BIN / "dejarik"), "serve", "--workers", str(workers)]
+        if root != ROOT:
+            # Another checkout's code (a baseline) with this virtualenv: set aside the
+            # editable install's import hook, which points at this checkout.
+            env["PYTHONPATH"] = str(root)
+            boot = (
+                "import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f)];"
+                "from app.cli import main; main(sys.argv[1:])"
+            )
+            command = [str(VENV_BIN / "python"), "-c", boot, *command[1:]]
         self.log = log.open("w")
-        self.process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(command, env=env, cwd=root, stdout=self.log, stderr=subprocess.STDOUT)
 
     async def ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -287,7 +298,7 @@ async def run_one(args: argparse.Namespace, database: str, n: int, work: Path) -
     broker = args.broker
     if broker is None and args.workers > 1:
         broker = POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{POSTGRES_DB}" if database == "postgresql" else None
-    server = Server(url, args.workers, broker, work / f"server-{database}-{n}.log")
+    server = Server(url, args.workers, broker, work / f"server-{database}-{n}.log", Path(args.server_root))
     try:
         await server.ready()
         stats = Stats()
@@ -366,6 +377,7 @@ async def run_one(args: argparse.Namespace, database: str, n: int, work: Path) -
         "p99_ms": percentile(latencies, 99) * 1000,
         "samples": len(latencies),
         "server_cpu_pct": 100 * server_cpu / elapsed,
+        "server_cpu_ms_per_move": 1000 * server_cpu / max(stats.moves, 1),
         "client_cpu_pct": 100 * client_cpu / elapsed,
         "postgres_cpu_pct": 100 * db_cpu / elapsed,
         "other_cpu_pct": 100 * other_cpu / elapsed,
@@ -388,6 +400,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--broker", help="BROKER_URL for the server (default: memory, or PostgreSQL with --workers)"
     )
+    parser.add_argument(
+        "--server-root", default=str(ROOT), help="serve the code of this checkout (default: this one)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seeds the bots' choices")
     parser.add_argument("--profile", metavar="DIR", help="record the server with py-spy into DIR")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
@@ -406,7 +421,7 @@ def main(argv: list[str] | None = None) -> None:
     results = []
     header = (
         f"{'database':<11} {'matches':>7} {'moves/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
-        f" {'server':>7} {'client':>7} {'pg':>5} {'other':>6} {'errors':>6}"
+        f" {'ms/move':>7} {'server':>7} {'client':>7} {'pg':>5} {'other':>6} {'errors':>6}"
     )
     print(
         f"warm-up {args.warmup:g} s, window {args.window:g} s, {os.cpu_count()} cores, "
@@ -414,8 +429,9 @@ def main(argv: list[str] | None = None) -> None:
         flush=True,
     )
     print(
-        "CPU columns: percent of one core during the window, for the server process(es), this client,"
-        " every postgres process, and everything else on the machine",
+        "ms/move: server CPU time per move. CPU columns: percent of one core during the window,"
+        " for the server process(es), this client, every postgres process, and everything else"
+        " on the machine",
         flush=True,
     )
     print(header, flush=True)
@@ -426,7 +442,8 @@ def main(argv: list[str] | None = None) -> None:
                 results.append(r)
                 print(
                     f"{database:<11} {n:>7} {r['moves_per_s']:>9.0f} {r['p50_ms']:>8.1f} {r['p95_ms']:>8.1f}"
-                    f" {r['p99_ms']:>8.1f} {r['server_cpu_pct']:>6.0f}% {r['client_cpu_pct']:>6.0f}%"
+                    f" {r['p99_ms']:>8.1f} {r['server_cpu_ms_per_move']:>7.2f}"
+                    f" {r['server_cpu_pct']:>6.0f}% {r['client_cpu_pct']:>6.0f}%"
                     f" {r['postgres_cpu_pct']:>4.0f}% {r['other_cpu_pct']:>5.0f}%"
                     f" {sum(r['errors'].values()):>6}",
                     flush=True,
