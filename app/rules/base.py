@@ -58,6 +58,8 @@ class GameState(BaseModel):
     """The seat whose draw offer stands, if any."""
     quiet_turns: int = 0
     """Turns in a row with no piece killed, captured or lost."""
+    lost_this_turn: bool = False
+    """A piece was lost during the turn under way (see ``count_quiet_turn``)."""
 
 
 S = TypeVar("S", bound=GameState)
@@ -202,9 +204,15 @@ class Ruleset(ABC, Generic[S]):
     def note_kill(self, state: S) -> None:
         """A piece was killed, captured or lost: the quiet-turn count starts again."""
         state.quiet_turns = 0
+        state.lost_this_turn = True
 
     def count_quiet_turn(self, state: S, options: BaseOptions, events: list[Event]) -> None:
-        """Call at the end of every full turn (or round): may end the match as a draw."""
+        """Call at the end of every full turn (or round). A turn in which a piece was
+        lost leaves the count at 0; any other turn counts towards the draw."""
+        if state.lost_this_turn:
+            state.lost_this_turn = False
+            state.quiet_turns = 0
+            return
         state.quiet_turns += 1
         limit = options.turns_without_kill
         if limit and state.quiet_turns >= limit and state.result is None:

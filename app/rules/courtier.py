@@ -211,12 +211,9 @@ class Courtier(Ruleset[CourtierState]):
     def end_turn(self, state: CourtierState, captured: bool, events: list[Event]) -> None:
         if state.result is not None:
             return
-        if captured:
-            self.note_kill(state)
-        else:
-            self.count_quiet_turn(state, state.options, events)
-            if state.result is not None:
-                return
+        self.count_quiet_turn(state, state.options, events)
+        if state.result is not None:
+            return
         state.turn = 1 - state.turn
         state.turn_number += 1
         events.append({"type": "turn", "seat": state.turn, "number": state.turn_number})

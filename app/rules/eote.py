@@ -805,8 +805,7 @@ class Eote(Ruleset[EoteState]):
             events.append({"type": "refill", "piles": [self._piles(side) for side in state.sides]})
         if state.lost_this_round:
             self.note_kill(state)
-        else:
-            self.count_quiet_turn(state, state.options, events)
+        self.count_quiet_turn(state, state.options, events)
         if state.result is None:
             state.attacker = 1 - state.attacker
             self._start_round(state, events)

@@ -486,10 +486,9 @@ class OrbitChess(Ruleset[OrbitState]):
             return
         if captured:
             self.note_kill(state)
-        else:
-            self.count_quiet_turn(state, state.options, [])
-            if state.result is not None:
-                return
+        self.count_quiet_turn(state, state.options, [])
+        if state.result is not None:
+            return
         key = self.position_key(state)
         state.seen[key] = state.seen.get(key, 0) + 1
         if state.seen[key] >= REPETITION_LIMIT:

@@ -399,10 +399,7 @@ class Simeone(Ruleset[SimeoneState]):
             self.end_round(state, events)  # a core point may win before the draw count
             if state.result is not None:
                 return
-        if state.defeats_this_turn:
-            self.note_kill(state)
-        else:
-            self.count_quiet_turn(state, state.options, events)
+        self.count_quiet_turn(state, state.options, events)
         state.defeats_this_turn = 0
         if state.result is not None:
             return

@@ -235,3 +235,19 @@ def test_the_deal_gives_four_random_creatures_to_each_home():
     assert [e["type"] for e in events] == ["deal", "roll", "first_player"]
     other, _ = kelly.new_game(kelly.options({}), Dice(b"another deal"))
     assert {k: p.at for k, p in other.pieces.items()} != {k: p.at for k, p in state.pieces.items()}
+
+
+def test_a_turn_with_a_kill_leaves_the_quiet_count_at_zero():
+    state = position(
+        {"savrip": (0, "B3"), "strider": (1, "B2"), "houjix": (0, "A1"), "ngok": (1, "A7")},
+        quiet_turns=5,
+    )
+    state, _ = play(
+        state, 0, {"type": "attack", "piece": "savrip", "target": "strider"}, dice_showing((6, 31), (7, 24))
+    )
+    assert state.quiet_turns == 0
+    state, _ = play(state, 0, {"type": "move", "piece": "houjix", "to": "A2"})
+    assert state.turn == 1 and state.quiet_turns == 0, "the turn ended with a kill in it"
+    state, _ = play(state, 1, {"type": "move", "piece": "ngok", "to": "A8"})
+    state, _ = play(state, 1, {"type": "move", "piece": "ngok", "to": "A9"})
+    assert state.quiet_turns == 1, "the next quiet turn counts one"
