@@ -147,6 +147,20 @@ async def match_page(
     return page(request, "match.html", {"player": player, "view": view, "match_id": match.id})
 
 
+@router.get("/matches/{match_id}/table", response_class=HTMLResponse)
+async def table_view(match_id: str, request: Request, service: ServiceDep) -> Response:
+    """The big screen at the physical table: the match as an anonymous spectator sees it,
+    drawn large, no controls; it follows the match live over the websocket."""
+    try:
+        match = await service.get(match_id)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    view = service.view(match, None)
+    ruleset = registry().get(match.ruleset)
+    name = ruleset.name if ruleset is not None else match.ruleset
+    return page(request, "table.html", {"view": view, "ruleset_name": name})
+
+
 @router.get("/matches/{match_id}/join/{seat}", response_class=HTMLResponse)
 async def invite(
     match_id: str,

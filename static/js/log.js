@@ -21,8 +21,18 @@ export function describeOutcome(result) {
   }[result] || humanise(result);
 }
 
+// Words for the events of one view kind (e.g. "eote"), registered by its renderer;
+// returning null falls back to the common words below.
+const kindWords = new Map();
+export function registerEventWords(kind, describe) {
+  kindWords.set(kind, describe);
+}
+
 export function describeEvent(store, event) {
   const view = store.view;
+  const special = kindWords.get(view && view.state && view.state.kind);
+  const words = special ? special(store, event) : null;
+  if (words) return words;
   const name = (id) => pieceName(store, id);
   switch (event.type) {
     case "roll": return describeRoll(store, event);

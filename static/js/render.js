@@ -54,6 +54,7 @@ export function createRenderer(root, store) {
       rendererKind = kind;
     }
     renderer.update(store, classified, targets);
+    root.dataset.kind = kind;
     renderStatus(view);
     renderConnection();
     renderButtons(classified);
@@ -119,6 +120,10 @@ export function createRenderer(root, store) {
       parts.banner.dataset.outcome = result.winner === null || result.winner === undefined ? "draw"
         : seat === result.winner ? "win" : seat !== null && seat !== undefined ? "loss" : "over";
       parts.banner.hidden = false;
+    } else if (view.paused && view.status === "active") {
+      text(parts.banner, "Paused by the game master");
+      parts.banner.dataset.outcome = "paused";
+      parts.banner.hidden = false;
     } else {
       parts.banner.hidden = true;
     }
@@ -138,14 +143,29 @@ export function createRenderer(root, store) {
     if (key === buttonsKey) return;
     buttonsKey = key;
     parts.buttons.innerHTML = "";
+    // The host's game-master controls ("gm_…") go in a group of their own, after the rest.
+    let gm = null;
     classified.buttons.forEach((action, index) => {
       const confirming = store.confirm === index;
       const label = confirming ? `Really: ${actionLabel(store, action).toLowerCase()}?` : actionLabel(store, action);
       const node = button(label, { "data-action-index": String(index), "data-action-type": action.type });
       if (action.type === "resign") node.classList.add("danger");
       if (store.busy) node.disabled = true;
-      parts.buttons.appendChild(node);
+      if (String(action.type).startsWith("gm_")) {
+        if (!gm) {
+          gm = document.createElement("div");
+          gm.className = "gm-actions";
+          gm.setAttribute("role", "group");
+          gm.setAttribute("aria-labelledby", "gm-actions-title");
+          gm.style.cssText = "flex-basis:100%;display:flex;flex-wrap:wrap;gap:0.5rem;align-items:center";
+          gm.innerHTML = '<h3 id="gm-actions-title" style="flex-basis:100%;margin:0.4rem 0 0;font-size:0.9rem">Game master</h3>';
+        }
+        gm.appendChild(node);
+      } else {
+        parts.buttons.appendChild(node);
+      }
     });
+    if (gm) parts.buttons.appendChild(gm);
     parts.buttons.hidden = classified.buttons.length === 0;
   }
 

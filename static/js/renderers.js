@@ -5,6 +5,7 @@
 // A renderer is a function (container) -> {update(store, classified, targets)}.
 
 import { createBoardRenderer } from "./renderers/board.js";
+import { createEoteRenderer } from "./renderers/eote.js";
 import { createFallbackRenderer } from "./renderers/fallback.js";
 
 const renderers = new Map();
@@ -18,3 +19,4 @@ export function rendererFor(kind) {
 }
 
 registerRenderer("board", createBoardRenderer);
+registerRenderer("eote", createEoteRenderer);

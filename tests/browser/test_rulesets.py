@@ -10,7 +10,10 @@ from tests.browser.conftest import join_match, new_match, new_player, signed_in
 from tests.browser.helpers import acting_page, play_any, view, wait_for_version
 
 BOARD_RULESETS = sorted(r.id for r in registry().values() if r.view_kind == "board")
-OTHER_RULESETS = sorted(r.id for r in registry().values() if r.view_kind != "board" and r.seats == 2)
+OWN_RENDERERS = {"board", "eote"}  # static/js/renderers.js
+OTHER_RULESETS = sorted(
+    r.id for r in registry().values() if r.view_kind not in OWN_RENDERERS and r.seats == 2
+)
 
 
 def seated_pages(server, new_context, ruleset: str):

@@ -1,0 +1,219 @@
+// The table view: a big screen at the physical table. Follows the match live over
+// the websocket as a spectator (reconnecting by itself), draws the board or the piles
+// large with the latest roll, and offers no controls at all.
+
+import { showRolls } from "./dice.js";
+import { describeEntry, describeEvent } from "./log.js";
+import { connectMatch } from "./net.js";
+import { rendererFor } from "./renderers.js";
+import { stepWords } from "./renderers/eote.js";
+import { createStore, rememberNames, seatLabel } from "./state.js";
+
+const LOG_LINES = 6;
+const ROLL_EVENTS = ["roll", "combat", "battle"];
+const NO_ACTIONS = { board: new Map(), reserve: new Map(), buttons: [] };
+
+const root = document.getElementById("tv");
+const matchId = root.dataset.matchId;
+const parts = {
+  board: document.getElementById("tv-board"),
+  turn: document.getElementById("tv-turn"),
+  connection: document.getElementById("tv-connection"),
+  banner: document.getElementById("tv-banner"),
+  roll: document.getElementById("tv-roll"),
+  log: document.getElementById("tv-log"),
+  announce: document.getElementById("tv-announce"),
+};
+const store = createStore();
+let renderer = null, rendererKind = null, frame = 0, shownRolls = null, logKey = "";
+
+// Whatever browser shows the table, it shows what an anonymous spectator sees: no
+// seat, no actions, no setter's hidden choice.
+function asSpectator(view) {
+  let state = view.state || {};
+  if (state.setting) state = { ...state, setting: { ...state.setting, chosen: null } };
+  return { ...view, state, you: { player: null, seat: null, host: false }, legal_actions: [] };
+}
+
+function text(node, value) {
+  if (node.textContent !== value) node.textContent = value;
+}
+
+function announce(message) {
+  if (message) text(parts.announce, message);
+}
+
+function render() {
+  frame = 0;
+  const view = store.view;
+  renderConnection();
+  if (!view) return;
+  const kind = (view.state && view.state.kind) || "none";
+  if (kind !== rendererKind) {
+    renderer = rendererFor(kind)(parts.board, { table: true });
+    rendererKind = kind;
+    root.dataset.kind = kind;
+  }
+  renderer.update(store, NO_ACTIONS, new Map());
+  // No controls: nothing on the table can be focused or pressed.
+  for (const node of parts.board.querySelectorAll("[tabindex], [role='button']")) {
+    node.removeAttribute("tabindex");
+    if (node.getAttribute("role") === "button") node.setAttribute("role", "img");
+  }
+  renderTurn(view);
+  renderLog();
+  renderRoll();
+  root.dataset.version = String(view.version);
+}
+
+function schedule() {
+  if (!frame) frame = requestAnimationFrame(render);
+}
+store.subscribe(schedule);
+
+function renderConnection() {
+  const states = {
+    connecting: "Connecting…", live: "Live", offline: "Connection lost: retrying…",
+    reconnecting: "Reconnecting…", closed: "Disconnected",
+  };
+  text(parts.connection, states[store.connection] || store.connection);
+  parts.connection.dataset.connection = store.connection;
+}
+
+function renderTurn(view) {
+  const state = view.state || {};
+  let turn;
+  if (view.status === "waiting") turn = "Waiting for players to sit down.";
+  else if (view.status === "finished") turn = "The match is over.";
+  else if (view.paused) turn = "Paused.";
+  else if (state.kind === "eote") turn = stepWords(view).filter(Boolean).join(": ");
+  else {
+    turn = `${(view.to_act || []).map((s) => seatLabel(view, s)).join(" and ")} to act.`;
+    if (typeof state.actions_left === "number") {
+      turn += ` ${state.actions_left} action${state.actions_left === 1 ? "" : "s"} left.`;
+    }
+  }
+  text(parts.turn, turn);
+  const result = view.result;
+  let banner = null, outcome = null;
+  if (view.status === "finished" && result) {
+    const winner = result.winner === null || result.winner === undefined ? null : result.winner;
+    banner = `${winner === null ? "Draw" : `${seatLabel(view, winner)} won`} (${result.reason})`;
+    outcome = winner === null ? "draw" : "over";
+  } else if (view.paused && view.status === "active") {
+    banner = "Paused by the game master";
+    outcome = "paused";
+  }
+  parts.banner.hidden = !banner;
+  if (banner) {
+    text(parts.banner, banner);
+    parts.banner.dataset.outcome = outcome;
+  }
+}
+
+function renderLog() {
+  const recent = store.entries.slice(-LOG_LINES);
+  const key = recent.map((e) => e.version).join(",");
+  if (key === logKey) return;
+  logKey = key;
+  parts.log.innerHTML = "";
+  for (const entry of recent) {
+    const item = document.createElement("li");
+    item.dataset.version = entry.version;
+    item.textContent = describeEntry(store, entry).join(". ");
+    parts.log.appendChild(item);
+  }
+}
+
+function renderRoll() {
+  const rolls = store.rolls;
+  if (!rolls || rolls === shownRolls) return;
+  shownRolls = rolls;
+  showRolls(parts.roll, store, rolls.events, () => {
+    if (!rolls.live) return;
+    announce(rolls.events.filter((e) => ROLL_EVENTS.includes(e.type)).map((e) => describeEvent(store, e)).join(". "));
+  });
+}
+
+// --- the match over the websocket --------------------------------------------------
+
+function latestRolls(entries, live) {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const events = entries[i].events || [];
+    if (events.some((e) => e.type === "roll")) return { version: entries[i].version, events, live };
+  }
+  return null;
+}
+
+function merge(entries) {
+  const known = new Set(store.entries.map((e) => e.version));
+  const fresh = entries.filter((e) => !known.has(e.version));
+  const all = [...store.entries, ...fresh].sort((a, b) => a.version - b.version);
+  return { all, fresh };
+}
+
+function applyView(message, entries, live) {
+  const { type, missed, events, entries: _entries, ...raw } = message;
+  const view = asSpectator(raw);
+  rememberNames(store, view);
+  const { all, fresh } = merge(entries);
+  const patch = { view, entries: all };
+  const rolls = live ? latestRolls(fresh, true) : null;
+  if (rolls) patch.rolls = rolls;
+  if (live) {
+    const words = fresh.flatMap((e) => (e.events || []).filter((ev) => !ROLL_EVENTS.includes(ev.type)).map((ev) => describeEvent({ ...store, view }, ev)));
+    if (words.length) announce(words.join(". "));
+  }
+  store.update(patch);
+}
+
+async function loadHistory() {
+  try {
+    const response = await fetch(`/api/v1/matches/${encodeURIComponent(matchId)}/events?after=0`);
+    if (!response.ok) return;
+    const { events } = await response.json();
+    const { all } = merge(events);
+    const patch = { entries: all };
+    if (!store.rolls) {
+      const rolls = latestRolls(all, false);
+      if (rolls) patch.rolls = rolls;
+    }
+    store.update(patch);
+  } catch { /* the live updates still come */ }
+}
+
+let historyLoaded = false;
+function onMessage(message) {
+  const current = store.view;
+  switch (message.type) {
+    case "snapshot":
+      applyView(message, message.missed || [], Boolean(current));
+      if (!historyLoaded) { historyLoaded = true; loadHistory(); }
+      break;
+    case "update": {
+      if (current && message.version <= current.version) return;
+      const entries = message.entries || [];
+      if (current && entries.length && entries[0].version > current.version + 1) {
+        net.sync(current.version);
+        return;
+      }
+      applyView(message, entries, true);
+      break;
+    }
+    case "error":
+      if (message.code === 409 && current) net.sync(current.version);
+      if (message.code === 404) net.stop();
+      break;
+    default:
+      break;
+  }
+}
+
+const net = connectMatch(matchId, {
+  onMessage,
+  onStatus: (connection, retryIn) => store.update({ connection, retryIn }),
+  lastVersion: () => (store.view ? store.view.version : null),
+});
+
+// For tests.
+window.__dejarik = { store, net };

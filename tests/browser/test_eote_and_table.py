@@ -1,0 +1,393 @@
+"""The eote table in the browser (piles, sheets, narrative dice, spending, pending
+effects) and the big-screen table view (/matches/{id}/table) following matches live."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import join_match, new_match, new_player, signed_in
+from tests.browser.helpers import acting_page, aggressive_choice, view, wait_for_version
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 740}
+TV = {"width": 1920, "height": 1080}
+SHAPES = {
+    "boost": "square",
+    "setback": "square",
+    "ability": "diamond",
+    "difficulty": "diamond",
+    "proficiency": "hexagon",
+    "challenge": "hexagon",
+}
+GLYPHS = {"success": "★", "failure": "✖", "advantage": "▲", "threat": "▼", "triumph": "✪", "despair": "⊗"}
+COMMON = {"resign", "offer_draw", "accept_draw", "decline_draw"}
+LATER_EFFECTS = {"defender_setback", "attacker_boost", "defender_boost", "attacker_setback"}
+
+
+# --- REST, as a player at the table would act from their phone ------------------------
+
+
+def auth(player: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {player['token']}"}
+
+
+def rest_view(server, match_id: str, player: dict[str, str] | None = None) -> dict[str, Any]:
+    response = httpx.get(
+        f"{server.url}/api/v1/matches/{match_id}", headers=auth(player) if player else {}, timeout=30
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def rest_act(server, match_id: str, player: dict[str, str], action: dict[str, Any], version: int) -> None:
+    response = httpx.post(
+        f"{server.url}/api/v1/matches/{match_id}/actions",
+        json={"action": action, "version": version},
+        headers=auth(player),
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text
+
+
+def rest_seated(
+    server, players: list[dict[str, str]], match_id: str
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """The player who decides now and the match as they see it."""
+    seat = rest_view(server, match_id)["to_act"][0]
+    return players[seat], rest_view(server, match_id, players[seat])
+
+
+def eote_match(server) -> tuple[str, list[dict[str, str]]]:
+    blue, red = new_player(server, "Rey"), new_player(server, "Finn")
+    match_id = new_match(server, blue, "eote")
+    join_match(server, red, match_id)
+    return match_id, [blue, red]
+
+
+def open_page(context, server, path: str) -> Page:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors  # type: ignore[attr-defined]
+    page.goto(f"{server.url}{path}")
+    return page
+
+
+# --- checks ---------------------------------------------------------------------------
+
+
+def check_roll_shown(page: Page, roll: dict[str, Any]) -> None:
+    """Every die of ``roll``: its kind, shape, face and glyphs; and the net result."""
+    dice = page.locator(".eote-roll .ndice.rolled .ndie")
+    expect(dice).to_have_count(len(roll["dice"]))
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('.eote-roll .ndice.rolled .ndie')].map(d => ({
+            kind: d.dataset.kind, shape: d.dataset.shape, face: Number(d.dataset.face),
+            glyphs: d.querySelector('.ndie-glyphs').textContent,
+            label: d.getAttribute('aria-label'), words: d.querySelector('.ndie-kind').textContent,
+            body: d.querySelector('.ndie-body').tagName,
+        }))"""
+    )
+    for die, node in zip(roll["dice"], shown, strict=True):
+        assert node["kind"] == die["kind"] and node["face"] == die["face"]
+        assert node["shape"] == SHAPES[die["kind"]]
+        assert node["body"] == ("rect" if SHAPES[die["kind"]] == "square" else "polygon")
+        assert node["words"] == die["kind"], "the kind is written under the die"
+        assert die["kind"] in node["label"]
+        expected = "".join(GLYPHS[s] for s in die["symbols"]) or "–"
+        assert node["glyphs"] == expected
+        for symbol in die["symbols"]:
+            assert symbol in node["label"], "each symbol is in the die's words too"
+    net = roll["net"]
+    chips = {
+        c["symbol"]: c["count"]
+        for c in page.evaluate(
+            """() => [...document.querySelectorAll('.eote-roll .net .sym')]
+                .map(s => ({symbol: s.dataset.symbol, count: Number(s.dataset.count)}))"""
+        )
+    }
+    expected_chips: dict[str, int] = {}
+    if net["success"]:
+        expected_chips["success" if net["success"] > 0 else "failure"] = abs(net["success"])
+    if net["advantage"]:
+        expected_chips["advantage" if net["advantage"] > 0 else "threat"] = abs(net["advantage"])
+    for special in ("triumph", "despair"):
+        if net[special]:
+            expected_chips[special] = net[special]
+    assert chips == expected_chips
+    expect(page.locator(".eote-roll .net-line")).to_contain_text("Net result")
+
+
+def no_controls(page: Page) -> None:
+    visible_controls = page.evaluate(
+        """() => [...document.querySelectorAll(`button, input, select, textarea, a[href], summary,
+                [tabindex], [role=button], [contenteditable]`)]
+            .filter(n => n.getClientRects().length > 0).map(n => n.outerHTML.slice(0, 80))"""
+    )
+    assert visible_controls == [], visible_controls
+    assert page.locator("[data-selectable], [data-legal], [data-action-index]").count() == 0
+
+
+def click_action(page: Page, action_type: str, nth: int = 0) -> int:
+    before = view(page)["version"]
+    page.locator(f"#buttons [data-action-type='{action_type}']").nth(nth).click()
+    return before
+
+
+# --- the eote match page ------------------------------------------------------------------
+
+
+def test_an_eote_match_plays_by_buttons_with_piles_dice_and_pending_effects(
+    web_server, new_context, artifacts
+):
+    match_id, players = eote_match(web_server)
+    pages = []
+    for player, viewport in zip(players, (DESKTOP, PHONE), strict=True):
+        page = open_page(
+            signed_in(new_context(viewport=viewport), web_server, player), web_server, f"/matches/{match_id}"
+        )
+        expect(page.locator("#connection")).to_have_text("Live")
+        pages.append(page)
+    for page in pages:
+        expect(page.locator(".eote-seat")).to_have_count(2)
+        expect(page.locator(".eote-seat [data-pile='active'] .pile-count").first).to_have_text("4")
+        expect(page.locator(".eote-seat .strain").first).to_contain_text("Strain 0 / 12")
+        expect(page.locator(".eote-seat .sheet").first).to_contain_text("Intellect")
+        expect(page.locator(".eote-step")).to_contain_text("Round 1: setting pieces")
+        expect(page.locator("[data-table-link]")).to_have_attribute("href", f"/matches/{match_id}/table")
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+    # Setting is hidden: the setter sees a tentative piece, the opponent a face-down one.
+    setter = acting_page(pages)
+    other = pages[1 - pages.index(setter)]
+    seat = view(setter)["you"]["seat"]
+    expect(setter.locator(".eote-step")).to_contain_text("You set pieces")
+    before = click_action(setter, "set_piece")
+    for page in pages:
+        wait_for_version(page, before + 1)
+    expect(setter.locator(f".eote-seat[data-seat='{seat}'] .token.tentative")).to_have_count(1)
+    expect(setter.locator(f".eote-seat[data-seat='{seat}'] [data-pile='active'] .pile-count")).to_have_text(
+        "3"
+    )
+    expect(other.locator(f".eote-seat[data-seat='{seat}'] .token.face-down")).to_have_count(1)
+    expect(other.locator(f".eote-seat[data-seat='{seat}'] [data-hidden-set='true']")).to_contain_text(
+        "in secret"
+    )
+    expect(other.locator(f".eote-seat[data-seat='{seat}'] [data-pile='active'] .pile-count")).to_have_text(
+        "4"
+    )
+    other.screenshot(path=artifacts / "eote-hidden-setting.png", full_page=True)
+    before = click_action(setter, "done_setting")
+    for page in pages:
+        wait_for_version(page, before + 1)
+    expect(other.locator(f".eote-seat[data-seat='{seat}'] [data-pile='set'] .pile-count")).to_have_text("1")
+
+    # Click through to the roll: the second setter sets nothing, then defence and attack.
+    rolled = False
+    for _ in range(12):
+        page = acting_page(pages)
+        types = [a["type"] for a in view(page)["legal_actions"]]
+        if "done_setting" in types:
+            before = click_action(page, "done_setting")
+        elif "adjust_set" in types:
+            before = click_action(page, "adjust_set")
+        elif "defence" in types:
+            expect(page.locator("#buttons [data-action-type='defence']").first).to_contain_text(
+                "Primary defence:"
+            )
+            expect(page.locator(".pool-preview .ndie").first).to_be_visible()
+            before = click_action(page, "defence")
+        elif "attack" in types:
+            expect(page.locator("#buttons [data-action-type='attack']").first).to_contain_text(
+                "Primary attack: rolls"
+            )
+            before = click_action(page, "attack")
+            rolled = True
+        else:
+            before = click_action(page, next(t for t in types if t not in COMMON))
+        for each in pages:
+            wait_for_version(each, before + 1)
+        if rolled:
+            break
+    assert rolled, "no roll within 12 decisions"
+    roll = view(pages[0])["state"]["last_roll"]
+    for page in pages:
+        check_roll_shown(page, roll)
+        expect(page.locator("#announce")).to_contain_text("rolled round 1")
+        expect(page.locator("#log")).to_contain_text("Net:")
+    pages[0].screenshot(path=artifacts / "eote-roll-desktop.png", full_page=True)
+    pages[1].screenshot(path=artifacts / "eote-roll-phone.png", full_page=True)
+
+    # Drive the match by REST to a spending step that buys an effect for a later round,
+    # then buy it by clicking its button: it shows as pending on both screens.
+    rng = random.Random(6)
+    bought = False
+    for _ in range(300):
+        state = rest_view(web_server, match_id)
+        if state["status"] != "active":
+            break
+        player, mine = rest_seated(web_server, players, match_id)
+        later = [a for a in mine["legal_actions"] if a["type"] == "spend" and a["effect"] in LATER_EFFECTS]
+        if later:
+            page = pages[players.index(player)]
+            wait_for_version(page, mine["version"])
+            index = [a for a in view(page)["legal_actions"] if a["type"] == "spend"].index(later[0])
+            expect(page.locator(".eote-spend")).to_contain_text("Limit Rule")
+            button = page.locator("#buttons [data-action-type='spend']").nth(index)
+            expect(button).to_have_text(later[0]["label"])
+            before = view(page)["version"]
+            button.click()
+            for each in pages:
+                wait_for_version(each, before + 1)
+            bought = True
+            break
+        choices = [a for a in mine["legal_actions"] if a["type"] not in COMMON]
+        # Set a piece now and then, so that rolls kill and the rounds differ.
+        rest_act(web_server, match_id, player, rng.choice(choices), mine["version"])
+    assert bought, "no advantage or threat to spend on a later effect came up"
+    effects = view(pages[0])["state"]["pending_effects"]
+    assert effects
+    for page in pages:
+        expect(page.locator(".eote-pending li[data-effect]")).to_have_count(len(effects))
+        expect(page.locator(".eote-pending")).to_contain_text(effects[0]["text"])
+    pages[0].screenshot(path=artifacts / "eote-pending-desktop.png", full_page=True)
+    pages[1].screenshot(path=artifacts / "eote-pending-phone.png", full_page=True)
+    for page in pages:
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_game_master_buttons_are_grouped_and_a_pause_is_announced(web_server, new_context, artifacts):
+    """The host's GM controls arrive as legal actions "gm_…" (client side here: the
+    match page is given such a view) and sit under their own heading."""
+    match_id, players = eote_match(web_server)
+    page = open_page(
+        signed_in(new_context(viewport=DESKTOP), web_server, players[0]), web_server, f"/matches/{match_id}"
+    )
+    expect(page.locator("#connection")).to_have_text("Live")
+    page.evaluate(
+        """() => { const s = window.__dejarik.store;
+            s.update({view: {...s.view, paused: true, legal_actions: [...s.view.legal_actions,
+                {type: 'gm_pause', label: 'Pause'}, {type: 'gm_edit_sheet', label: 'Edit a sheet'}]}}); }"""
+    )
+    group = page.locator("#buttons .gm-actions")
+    expect(group.locator("h3")).to_have_text("Game master")
+    expect(group.locator("button")).to_have_count(2)
+    expect(group.locator("button").first).to_have_text("Pause")
+    expect(page.locator("#buttons > button[data-action-type^='gm_']")).to_have_count(0)
+    expect(page.locator("#banner")).to_have_text("Paused by the game master")
+    page.screenshot(path=artifacts / "eote-gm-paused.png")
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+# --- the table view -------------------------------------------------------------------------
+
+
+def test_the_table_view_of_a_kelly_match_follows_live_with_the_latest_roll(
+    web_server, new_context, artifacts
+):
+    blue, red = new_player(web_server, "Leia"), new_player(web_server, "Chewie")
+    match_id = new_match(web_server, blue)
+    join_match(web_server, red, match_id)
+    players = [blue, red]
+    tv = open_page(new_context(viewport=TV), web_server, f"/matches/{match_id}/table")
+    expect(tv.locator("#tv-connection")).to_have_text("Live")
+    expect(tv.locator("svg.board [data-space]")).to_have_count(25)
+    expect(tv.locator("[data-piece]")).to_have_count(8)
+    expect(tv.locator("#tv-turn")).to_contain_text("to act")
+    no_controls(tv)
+    board = tv.locator("svg.board").bounding_box()
+    assert board["height"] >= 800, "the board is drawn large"
+
+    attacked = False
+    for _ in range(80):
+        player, mine = rest_seated(web_server, players, match_id)
+        action = aggressive_choice(mine)
+        rest_act(web_server, match_id, player, action, mine["version"])
+        wait_for_version_tv(tv, mine["version"] + 1)
+        if action["type"] == "attack":
+            attacked = True
+            break
+    assert attacked, "no attack came within 80 actions"
+    state = rest_view(web_server, match_id)
+    for piece in state["state"]["pieces"]:
+        if piece.get("at"):
+            expect(tv.locator(f"[data-piece='{piece['id']}']")).to_have_attribute("data-at", piece["at"])
+    expect(tv.locator("#tv-roll")).to_have_attribute("data-state", "settled")
+    dice = tv.locator("#tv-roll .die")
+    assert dice.count() >= 2
+    assert dice.first.bounding_box()["width"] >= 60, "the roll is shown large"
+    expect(tv.locator("#tv-roll .outcome")).to_be_visible()
+    expect(tv.locator("#tv-announce")).to_contain_text("rolled attack")
+    expect(tv.locator("#tv-log")).to_contain_text("attacked")
+    no_controls(tv)
+    tv.screenshot(path=artifacts / "table-kelly.png")
+
+    # A reload finds the latest roll again from the match log.
+    tv.reload()
+    expect(tv.locator("#tv-connection")).to_have_text("Live")
+    expect(tv.locator("#tv-roll .die").first).to_be_visible()
+    # And a dropped connection comes back by itself.
+    tv.evaluate("window.__dejarik.net.drop(300)")
+    expect(tv.locator("#tv-connection")).to_have_text("Live")
+    player, mine = rest_seated(web_server, players, match_id)
+    rest_act(web_server, match_id, player, aggressive_choice(mine), mine["version"])
+    wait_for_version_tv(tv, mine["version"] + 1)
+    assert tv.js_errors == []  # type: ignore[attr-defined]
+
+
+def wait_for_version_tv(page: Page, at_least: int) -> None:
+    page.wait_for_function("v => Number(document.getElementById('tv').dataset.version) >= v", arg=at_least)
+
+
+def test_the_table_view_of_an_eote_match_shows_piles_and_the_roll_large(web_server, new_context, artifacts):
+    match_id, players = eote_match(web_server)
+    # The TV's browser happens to be signed in as the first setter: it still shows
+    # only what a spectator sees, and no controls.
+    setter_seat = rest_view(web_server, match_id)["to_act"][0]
+    tv = open_page(
+        signed_in(new_context(viewport=TV), web_server, players[setter_seat]),
+        web_server,
+        f"/matches/{match_id}/table",
+    )
+    expect(tv.locator("#tv-connection")).to_have_text("Live")
+    expect(tv.locator(".eote-seat")).to_have_count(2)
+    expect(tv.locator("#tv-turn")).to_contain_text("Round 1: setting pieces")
+    no_controls(tv)
+
+    player, mine = rest_seated(web_server, players, match_id)
+    rest_act(web_server, match_id, player, {"type": "set_piece"}, mine["version"])
+    wait_for_version_tv(tv, mine["version"] + 1)
+    expect(tv.locator(f".eote-seat[data-seat='{setter_seat}'] .token.face-down")).to_have_count(1)
+    expect(tv.locator(".token.tentative")).to_have_count(0)
+
+    rolled = None
+    for _ in range(20):
+        player, mine = rest_seated(web_server, players, match_id)
+        types = {a["type"]: a for a in mine["legal_actions"]}
+        action = next(
+            types[t] for t in ("done_setting", "adjust_set", "defence", "attack", "done") if t in types
+        )
+        rest_act(web_server, match_id, player, action, mine["version"])
+        wait_for_version_tv(tv, mine["version"] + 1)
+        if action["type"] == "attack":
+            rolled = rest_view(web_server, match_id)["state"]["last_roll"]
+            break
+    assert rolled, "no roll within 20 decisions"
+    check_roll_shown(tv, rolled)
+    die = tv.locator(".eote-roll .ndice.rolled .ndie-shape").first.bounding_box()
+    assert die["width"] >= 80, "the dice are drawn large"
+    expect(tv.locator("#tv-announce")).to_contain_text("rolled round 1")
+    expect(tv.locator(".round-result")).to_be_visible()
+    no_controls(tv)
+    tv.screenshot(path=artifacts / "table-eote.png")
+
+    # Paused by the game master: a banner across the table.
+    tv.evaluate("() => { const s = window.__dejarik.store; s.update({view: {...s.view, paused: true}}); }")
+    expect(tv.locator("#tv-banner")).to_have_text("Paused by the game master")
+    tv.screenshot(path=artifacts / "table-eote-paused.png")
+    assert tv.js_errors == []  # type: ignore[attr-defined]
