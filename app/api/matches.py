@@ -37,7 +37,7 @@ class Applied(BaseModel):
 async def create_match(body: NewMatch, player: CurrentPlayer, service: ServiceDep) -> dict[str, Any]:
     """Create a match; the creator is its host."""
     match = await service.create(player, body.ruleset, body.options, body.seat)
-    return service.view(match, player)
+    return await service.view(match, player)
 
 
 @router.get("")
@@ -57,7 +57,7 @@ async def match_history(
 @router.get("/{match_id}")
 async def get_match(match_id: str, viewer: OptionalPlayer, service: ServiceDep) -> dict[str, Any]:
     """The match as the caller may see it, with the caller's legal actions."""
-    return service.view(await service.get(match_id), viewer)
+    return await service.view(await service.get(match_id), viewer)
 
 
 @router.post("/{match_id}/join")
@@ -69,7 +69,7 @@ async def join_match(
 ) -> dict[str, Any]:
     """Take a seat; the match starts when every seat is taken (GM-run matches: when the host starts it)."""
     match = await service.join(match_id, player, body.seat if body else None)
-    return service.view(match, player)
+    return await service.view(match, player)
 
 
 @router.post("/{match_id}/actions", response_model=Applied)
@@ -83,8 +83,9 @@ async def send_action(match_id: str, body: SendAction, player: CurrentPlayer, se
 async def match_events(
     match_id: str,
     service: ServiceDep,
+    viewer: OptionalPlayer,
     after: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> dict[str, Any]:
     """Every applied action after version ``after``, in order, with its events (dice included)."""
-    return {"events": await service.log(match_id, after, limit)}
+    return {"events": await service.log(match_id, viewer, after, limit)}

@@ -143,7 +143,7 @@ async def match_page(
         match = await service.get(match_id)
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
-    view = service.view(match, player)
+    view = await service.view(match, player)
     return page(request, "match.html", {"player": player, "view": view, "match_id": match.id})
 
 
@@ -155,7 +155,7 @@ async def table_view(match_id: str, request: Request, service: ServiceDep) -> Re
         match = await service.get(match_id)
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
-    view = service.view(match, None)
+    view = await service.view(match, None)
     ruleset = registry().get(match.ruleset)
     name = ruleset.name if ruleset is not None else match.ruleset
     return page(request, "table.html", {"view": view, "ruleset_name": name})
@@ -178,7 +178,7 @@ async def invite(
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
     if player is not None and seat_of(match, player.id) is not None:
         return RedirectResponse(f"/matches/{match.id}", status_code=303)
-    view = service.view(match, player)
+    view = await service.view(match, player)
     target = next((s for s in view["seats"] if s["seat"] == seat), None)
     return page(request, "join.html", {"player": player, "view": view, "seat": target})
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 # Plain JSON, not JSONB: JSONB reorders object keys, and a state must reload exactly as
@@ -71,6 +81,8 @@ class Seat(Base):
     match_seq: Mapped[int] = mapped_column(ForeignKey("matches.seq", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
+    npc: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The host (a GM) plays this seat as an NPC; its player, if any, watches."""
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship(lazy="selectin")
@@ -90,5 +102,8 @@ class LogEntry(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The acting seat; ``None`` for the host's actions (start, GM controls)."""
     action: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    dice_from: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many dice the match had drawn before this entry: replaying an entry
+    starts its dice there, so a replay that skips undone entries stays exact."""
     events: Mapped[list[Any]] = mapped_column(JSONType)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

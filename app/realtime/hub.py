@@ -16,7 +16,7 @@ from app.models import Player
 from app.realtime.broker import Broker
 from app.rules import get_ruleset
 from app.services.errors import NotFound
-from app.services.matches import MatchService, Update, match_view
+from app.services.matches import MatchService, Update, entry_for, match_view, seat_of
 
 
 @dataclass(eq=False)
@@ -29,6 +29,10 @@ class Viewer:
     version: int = -1
     """The last version this viewer was sent."""
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def player_id(self) -> str | None:
+        return self.player.id if self.player else None
 
     async def send(self, message: dict[str, Any]) -> bool:
         async with self.send_lock:
@@ -73,9 +77,10 @@ class Hub:
         async with self.locks[viewer.match_id], self.sessionmaker() as session:
             service = MatchService(session)
             match = await service.get(viewer.match_id)
-            message = {"type": "snapshot", **service.view(match, viewer.player)}
+            message = {"type": "snapshot", **(await service.view(match, viewer.player))}
             if since is not None and since < match.version:
-                message["missed"] = await service.entries(match, after=since, limit=200)
+                seat = seat_of(match, viewer.player_id)
+                message["missed"] = await service.entries(match, seat, after=since, limit=200)
             viewer.version = match.version
             self.rooms[viewer.match_id].add(viewer)
         await viewer.send(message)
@@ -100,10 +105,23 @@ class Hub:
             behind = [v for v in self.rooms.get(match_id, ()) if v.version < version]
             if not behind:
                 return
-            if hint is not None and hint.version == version and all(v.version == version - 1 for v in behind):
-                # This process wrote it: everything the messages need is in hand.
+            if (
+                hint is not None
+                and hint.version == version
+                and all(v.version == version - 1 and v.player_id != hint.match.host_id for v in behind)
+            ):
+                # This process wrote it: everything the messages need is in hand (but
+                # for a GM, whose controls are read from the log).
+                match, ruleset = hint.match, get_ruleset(hint.match.ruleset)
+                finished = match.status == "finished"
                 messages = [
-                    (viewer, self._update(match_view(hint.match, viewer.player, hint.state), [hint.entry]))
+                    (
+                        viewer,
+                        self._update(
+                            match_view(match, viewer.player, hint.state),
+                            [entry_for(ruleset, hint.entry, seat_of(match, viewer.player_id), finished)],
+                        ),
+                    )
                     for viewer in behind
                 ]
                 for viewer in behind:
@@ -121,9 +139,7 @@ class Hub:
             "entries": entries,
         }
 
-    async def _read_updates(
-        self, match_id: str, behind: list[Viewer]
-    ) -> list[tuple[Viewer, dict[str, Any]]]:
+    async def _read_updates(self, match_id: str, behind: list[Viewer]) -> list[tuple[Viewer, dict[str, Any]]]:
         """Each viewer's update, read from the database (the match and the entries it missed)."""
         async with self.sessionmaker() as session:
             service = MatchService(session)
@@ -131,12 +147,16 @@ class Hub:
                 match = await service.get(match_id)
             except NotFound:
                 return []
-            entries = await service.entries(match, after=min(v.version for v in behind))
+            entries = await service.all_entries(match, after=min(v.version for v in behind))
             ruleset = get_ruleset(match.ruleset)
             state = ruleset.load_state(match.state) if match.state else None
+            finished = match.status == "finished"
             messages = []
             for viewer in behind:
-                new = [e for e in entries if e["version"] > viewer.version]
-                messages.append((viewer, self._update(service.view(match, viewer.player, state), new)))
+                seat = seat_of(match, viewer.player_id)
+                new = [
+                    entry_for(ruleset, e, seat, finished) for e in entries if e["version"] > viewer.version
+                ]
+                messages.append((viewer, self._update(await service.view(match, viewer.player, state), new)))
                 viewer.version = match.version
         return messages

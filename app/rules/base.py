@@ -76,6 +76,9 @@ class Ruleset(ABC, Generic[S]):
     view_kind: ClassVar[str] = "board"
     options_schema: ClassVar[type[BaseOptions]] = BaseOptions
     state_type: ClassVar[type[GameState]]
+    private_actions: ClassVar[frozenset[str]] = frozenset()
+    """Action types another seat may not read in the log until the match is over
+    (a hidden choice, like setting pieces in eote); they show as ``hidden``."""
     info_keys: ClassVar[frozenset[str]] = frozenset({"odds", "label", "notation"})
     """Keys a legal action may carry for the player's information only; an action
     sent back is matched with these left out."""

@@ -255,6 +255,7 @@ class Eote(Ruleset[EoteState]):
     )
     seat_names: ClassVar[tuple[str, ...]] = ("Light", "Dark")
     view_kind: ClassVar[str] = "eote"
+    private_actions: ClassVar[frozenset[str]] = frozenset({"set_piece", "unset_piece"})
     options_schema: ClassVar[type[BaseOptions]] = EoteOptions
     state_type: ClassVar[type[GameState]] = EoteState
 

@@ -23,8 +23,9 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.db import autocommit, write_lock
 from app.models import LogEntry, Match, Player, Seat, utcnow
 from app.rules import UnknownRuleset, get_ruleset
-from app.rules.base import COMMON_ACTION_TYPES, Event, IllegalAction, Ruleset
+from app.rules.base import COMMON_ACTION_TYPES, Action, Event, IllegalAction, Ruleset
 from app.rules.dice import Dice, commitment, new_seed
+from app.services import gm
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 
 STATUSES = ("waiting", "active", "finished")
@@ -70,6 +71,7 @@ class SeatRecord:
     seat: int
     player_id: str | None
     player: PlayerRecord | None
+    npc: bool = False
 
 
 @dataclass
@@ -117,6 +119,7 @@ _RECORD_QUERY = (
         *(MATCHES.c[name] for name in MatchRecord.__dataclass_fields__ if name in MATCHES.c),
         SEATS.c.seat.label("seat_number"),
         SEATS.c.player_id.label("seat_player_id"),
+        SEATS.c.npc.label("seat_npc"),
         PLAYERS.c.name.label("seat_player_name"),
         _HOST.c.name.label("host_name"),
     )
@@ -142,8 +145,6 @@ _WRITE_MATCH = (
     )
 )
 _APPEND_LOG = insert(MATCH_LOG)
-# The log's optional columns that the hot path fills when the schema has them.
-_LOG_EXTRAS = [name for name in ("dice_from",) if name in MATCH_LOG.c]
 _WRITE_ACTION_PG = text(
     """
     WITH written AS (
@@ -153,14 +154,11 @@ _WRITE_ACTION_PG = text(
         WHERE seq = :b_seq AND version = :b_version
         RETURNING seq
     )
-    INSERT INTO match_log (match_seq, version, seat, action, events, "at"{extra_columns})
+    INSERT INTO match_log (match_seq, version, seat, action, events, "at", dice_from)
     SELECT seq, CAST(:version AS INTEGER), CAST(:seat AS INTEGER), CAST(:action AS JSON),
-           CAST(:events AS JSON), CAST(:at AS TIMESTAMP WITH TIME ZONE){extra_values}
+           CAST(:events AS JSON), CAST(:at AS TIMESTAMP WITH TIME ZONE), CAST(:dice_from AS INTEGER)
     FROM written
-    """.format(
-        extra_columns="".join(f", {name}" for name in _LOG_EXTRAS),
-        extra_values="".join(f", CAST(:{name} AS INTEGER)" for name in _LOG_EXTRAS),
-    )
+    """
 ).bindparams(
     *(bindparam(name, type_=JSON()) for name in ("state", "result", "action", "events")),
     *(bindparam(name, type_=DateTime(timezone=True)) for name in ("updated_at", "at")),
@@ -184,6 +182,7 @@ async def load_record(connection: AsyncConnection, match_id: str) -> MatchRecord
                 None
                 if row.seat_player_id is None
                 else PlayerRecord(row.seat_player_id, row.seat_player_name),
+                row.seat_npc,
             )
             for row in rows
         ],
@@ -200,17 +199,42 @@ def describe_validation(error: ValidationError, prefix: str = "") -> str:
 
 
 def seat_of(match: Match | MatchRecord, player_id: str | None) -> int | None:
+    """The seat ``player_id`` plays: their own, or, for a GM host, the NPC seat it holds.
+
+    The player of a seat the GM holds as an NPC watches until it is handed back.
+    """
     if player_id is None:
         return None
-    return next((s.seat for s in match.seats if s.player_id == player_id), None)
+    for seat in match.seats:
+        if seat.npc:
+            if player_id == match.host_id:
+                return seat.seat
+        elif seat.player_id == player_id:
+            return seat.seat
+    return None
+
+
+def entry_for(ruleset: Ruleset, entry: dict[str, Any], seat: int | None, finished: bool) -> dict[str, Any]:
+    """A log entry as ``seat`` may see it: another seat's private choices (an eote
+    setting) show as ``{"type": "hidden"}`` until the match is over."""
+    if finished or entry["seat"] is None or entry["seat"] == seat:
+        return entry
+    if entry["action"].get("type") in ruleset.private_actions:
+        return {**entry, "action": {"type": "hidden"}}
+    return entry
 
 
 def player_json(player: Player | PlayerRecord | None) -> dict[str, str] | None:
     return None if player is None else {"id": player.id, "name": player.name}
 
 
-def match_view(match: Match | MatchRecord, viewer: Player | None, state: Any = None) -> dict[str, Any]:
-    """The match as ``viewer`` may see it (``None``: an anonymous spectator)."""
+def match_view(
+    match: Match | MatchRecord, viewer: Player | None, state: Any = None, controls: list[Action] | None = None
+) -> dict[str, Any]:
+    """The match as ``viewer`` may see it (``None``: an anonymous spectator).
+
+    ``controls`` are the GM's own legal actions, for the host of a GM-run match.
+    """
     ruleset = get_ruleset(match.ruleset)
     seat = seat_of(match, viewer.id if viewer else None)
     if state is None and match.state is not None:
@@ -223,7 +247,7 @@ def match_view(match: Match | MatchRecord, viewer: Player | None, state: Any = N
         "status": match.status,
         "version": match.version,
         "seats": [
-            {"seat": s.seat, "name": ruleset.seat_name(s.seat), "player": player_json(s.player)}
+            {"seat": s.seat, "name": ruleset.seat_name(s.seat), "player": player_json(s.player), "npc": s.npc}
             for s in match.seats
         ],
         "host": player_json(match.host),
@@ -231,6 +255,7 @@ def match_view(match: Match | MatchRecord, viewer: Player | None, state: Any = N
             "player": player_json(viewer),
             "seat": seat,
             "host": viewer is not None and viewer.id == match.host_id,
+            "gm": viewer is not None and viewer.id == match.host_id and gm.is_gm_run(match),
         },
         "to_act": ruleset.to_act(state) if active and state is not None else [],
         "state": ruleset.view(state, seat) if state is not None else {},
@@ -238,7 +263,8 @@ def match_view(match: Match | MatchRecord, viewer: Player | None, state: Any = N
             ruleset.legal_actions(state, seat)
             if active and not match.paused and seat is not None and state is not None
             else []
-        ),
+        )
+        + (controls or []),
         "result": match.result,
         "paused": match.paused,
         "seed_sha256": match.seed_sha256,
@@ -261,15 +287,37 @@ class MatchService:
             raise NotFound(f"no match with id {match_id!r}")
         return match
 
-    def view(self, match: Match | MatchRecord, viewer: Player | None, state: Any = None) -> dict[str, Any]:
-        """The match as ``viewer`` may see it (``None``: an anonymous spectator)."""
-        return match_view(match, viewer, state)
+    async def view(
+        self, match: Match | MatchRecord, viewer: Player | None, state: Any = None
+    ) -> dict[str, Any]:
+        """The match as ``viewer`` may see it (``None``: an anonymous spectator),
+        with the GM's controls when the viewer is the host of a GM-run match."""
+        return match_view(match, viewer, state, await self.controls(match, viewer))
 
-    async def log(self, match_id: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+    async def controls(self, match: Match | MatchRecord, viewer: Player | None) -> list[Action] | None:
+        if viewer is None or viewer.id != match.host_id or not gm.is_gm_run(match):
+            return None
+        undoable = gm.undoable_version(await self._log_rows(match)) if match.status == "active" else None
+        return gm.host_actions(match, get_ruleset(match.ruleset), undoable)
+
+    async def log(
+        self, match_id: str, viewer: Player | None = None, after: int = 0, limit: int = 1000
+    ) -> list[dict[str, Any]]:
         match = await self.get(match_id)
-        return await self.entries(match, after, limit)
+        return await self.entries(match, seat_of(match, viewer.id if viewer else None), after, limit)
 
-    async def entries(self, match: Match, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+    async def entries(
+        self, match: Match | MatchRecord, seat: int | None, after: int = 0, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        """Log entries after version ``after``, as ``seat`` may see them."""
+        ruleset, finished = get_ruleset(match.ruleset), match.status == "finished"
+        return [entry_for(ruleset, e, seat, finished) for e in await self.all_entries(match, after, limit)]
+
+    async def all_entries(
+        self, match: Match | MatchRecord, after: int = 0, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        """Log entries after version ``after``, unredacted: pass each through
+        :func:`entry_for` before a viewer sees it."""
         rows = await self.session.scalars(
             select(LogEntry)
             .where(LogEntry.match_seq == match.seq, LogEntry.version > after)
@@ -277,6 +325,12 @@ class MatchService:
             .limit(limit)
         )
         return [entry_json(e) for e in rows]
+
+    async def _log_rows(self, match: Match | MatchRecord) -> list[LogEntry]:
+        rows = await self.session.scalars(
+            select(LogEntry).where(LogEntry.match_seq == match.seq).order_by(LogEntry.version)
+        )
+        return list(rows)
 
     async def history(
         self,
@@ -371,12 +425,12 @@ class MatchService:
         mine = seat_of(match, player.id)
         if mine is not None and (seat is None or seat == mine):
             return match  # already sitting there: joining again changes nothing
-        if match.status != "waiting":
-            raise Conflict(f"the match is {match.status}; its seats are settled")
+        if match.status == "finished":
+            raise Conflict("the match is finished; its seats are settled")
         free = [s for s in match.seats if s.player_id is None]
         if seat is None:
             if not free:
-                raise Conflict("every seat is taken")
+                raise Conflict(f"every seat of this {match.status} match is taken")
             target = free[0]
         else:
             target = next((s for s in match.seats if s.seat == seat), None)
@@ -389,13 +443,15 @@ class MatchService:
         target.player_id, target.player = player.id, player
         ruleset = get_ruleset(match.ruleset)
         self._append(match, target.seat, {"type": "join", "player": player_json(player)}, [])
-        if self._ready_to_start(match):
+        if match.status == "waiting" and self._ready_to_start(match):
             self._start(match, ruleset)
         await self._commit()
         await self.publish(match.id, match.version)
         return match
 
     async def act(self, match_id: str, player: Player, action: Any, version: int) -> Applied:
+        if gm.is_gm_action(action):
+            return await self.run_table(match_id, player, action, version)
         # The hot path of every server, in SQLAlchemy Core (no ORM unit of work): one
         # query reads the match with its seats and players; the write is guarded by the
         # version read. On PostgreSQL the read needs no transaction and the write is a
@@ -455,14 +511,26 @@ class MatchService:
             "result": match.result if outcome is None else outcome.model_dump(),
             "updated_at": now,
         }
-        entry = {"version": match.version + 1, "seat": seat, "action": chosen, "events": events, "at": now}
-        extras = {"dice_from": match.dice_count}  # the dice drawn before this entry
+        entry = {
+            "version": match.version + 1,
+            "seat": seat,
+            "action": chosen,
+            "events": events,
+            "at": now,
+            "dice_from": match.dice_count,
+        }
         lost = False
         if connection.dialect.name == "postgresql":
             try:
                 written = await connection.execute(
                     _WRITE_ACTION_PG,
-                    {"b_seq": match.seq, "b_version": match.version, **changes, **entry, **extras},
+                    {
+                        "b_seq": match.seq,
+                        "b_version": match.version,
+                        **changes,
+                        **entry,
+                        "dice_from": match.dice_count,
+                    },
                 )
                 lost = written.rowcount != 1
             except IntegrityError:
@@ -477,7 +545,7 @@ class MatchService:
                         raise StaleDataError("the match changed since it was read")
                     await connection.execute(
                         _APPEND_LOG,
-                        {"match_seq": match.seq, **entry, **{k: extras[k] for k in _LOG_EXTRAS}},
+                        {"match_seq": match.seq, **entry},
                     )
                     await self.session.commit()
                 except (StaleDataError, IntegrityError):
@@ -498,6 +566,64 @@ class MatchService:
         await self.publish(match.id, match.version, Update(match, new_state, entry))
         return Applied(match.version, events)
 
+    async def run_table(self, match_id: str, player: Player, action: dict[str, Any], version: int) -> Applied:
+        """Apply one of the GM's controls (``gm_…``), each its own log entry."""
+        match = await self.get(match_id)
+        if player.id != match.host_id:
+            raise Forbidden("only the match's host runs the table")
+        ruleset = get_ruleset(match.ruleset)
+        if version != match.version:
+            repeated = await self._repeat_of(match, ruleset, None, action, version)
+            if repeated:
+                return repeated
+            raise Conflict(
+                f"version {version} is not current; the match is at version {match.version}",
+                version=match.version,
+            )
+        if not gm.is_gm_run(match):
+            raise Forbidden("GM controls belong to matches whose host does not play (created with seat null)")
+        if match.status == "finished":
+            raise Conflict("the match is over")
+        controls = await self.controls(match, player) or []
+        wanted = ruleset.essential(action)
+        chosen = next((c for c in controls if ruleset.essential(c) == wanted), None)
+        if chosen is None:
+            raise Invalid(ruleset.explain_illegal(controls, wanted))
+        events = await self._control(match, ruleset, chosen)
+        if chosen["type"] != "gm_start":  # the start is logged as the start itself
+            self._append(match, None, chosen, events)
+        await self._commit()
+        await self.publish(match.id, match.version)
+        return Applied(match.version, events)
+
+    async def _control(self, match: Match, ruleset: Ruleset, control: Action) -> list[Event]:
+        kind = control["type"]
+        seat = next((s for s in match.seats if s.seat == control.get("seat")), None)
+        if kind == "gm_start":
+            self._start(match, ruleset)
+            return []
+        if kind in ("gm_pause", "gm_resume"):
+            match.paused = kind == "gm_pause"
+            return [{"type": "paused" if match.paused else "resumed"}]
+        if kind in ("gm_take_seat", "gm_release_seat"):
+            seat.npc = kind == "gm_take_seat"
+            return [{"type": "npc" if seat.npc else "npc_released", "seat": seat.seat}]
+        if kind == "gm_open_seat":
+            seat.player_id, seat.player = None, None
+            return [{"type": "seat_opened", "seat": seat.seat}]
+        if kind == "gm_undo":
+            rows = await self._log_rows(match)
+            undone = next(e for e in rows if e.version == control["version"])
+            rows.append(
+                LogEntry(version=match.version + 1, seat=None, action=control, dice_from=match.dice_count)
+            )
+            state = gm.replay(ruleset, match.options, bytes.fromhex(match.seed), rows)
+            match.state = ruleset.dump_state(state)
+            return [
+                {"type": "undone", "version": undone.version, "seat": undone.seat, "action": undone.action}
+            ]
+        raise AssertionError(f"unhandled control {kind}")
+
     # --- internals ---------------------------------------------------------------
 
     def _ready_to_start(self, match: Match) -> bool:
@@ -506,7 +632,8 @@ class MatchService:
         return host_plays and all(s.player_id is not None for s in match.seats)
 
     def _start(self, match: Match, ruleset: Ruleset) -> None:
-        dice = Dice(bytes.fromhex(match.seed), 0)
+        dice_from = match.dice_count
+        dice = Dice(bytes.fromhex(match.seed), dice_from)
         state, events = ruleset.new_game(ruleset.options(match.options), dice)
         match.state = ruleset.dump_state(state)
         match.dice_count = dice.count
@@ -514,13 +641,28 @@ class MatchService:
         outcome = ruleset.outcome(state)
         if outcome is not None:
             match.status, match.result = "finished", outcome.model_dump()
-        self._append(match, None, {"type": "start"}, events)
+        self._append(match, None, {"type": "start"}, events, dice_from=dice_from)
 
-    def _append(self, match: Match, seat: int | None, action: dict[str, Any], events: list[Event]) -> None:
+    def _append(
+        self,
+        match: Match,
+        seat: int | None,
+        action: dict[str, Any],
+        events: list[Event],
+        dice_from: int | None = None,
+    ) -> None:
+        """Log an entry at the next version; ``dice_from``: the dice count before it."""
         match.version += 1
         match.updated_at = utcnow()
         self.session.add(
-            LogEntry(match_seq=match.seq, version=match.version, seat=seat, action=action, events=events)
+            LogEntry(
+                match_seq=match.seq,
+                version=match.version,
+                seat=seat,
+                action=action,
+                events=events,
+                dice_from=match.dice_count if dice_from is None else dice_from,
+            )
         )
 
     async def _commit(self) -> None:
@@ -531,7 +673,7 @@ class MatchService:
             raise Conflict("another action was applied first; fetch the match and try again") from None
 
     async def _repeat_of(
-        self, match: Match | MatchRecord, ruleset: Ruleset, seat: int, action: Any, version: int
+        self, match: Match | MatchRecord, ruleset: Ruleset, seat: int | None, action: Any, version: int
     ) -> Applied | None:
         """The earlier result when this exact action was already applied at ``version``."""
         if not isinstance(action, dict) or version < 0 or version >= match.version:
@@ -551,6 +693,7 @@ def entry_json(entry: LogEntry) -> dict[str, Any]:
         "action": entry.action,
         "events": entry.events,
         "at": entry.at.isoformat(),
+        "dice_from": entry.dice_from,
     }
 
 

@@ -1,0 +1,112 @@
+"""GM controls: the host of a match created with ``seat: null`` runs the table.
+
+The controls are the host's ``legal_actions`` (all of type ``gm_…``), so a GM's
+REST client plays them like any other action. Each applied control is its own
+log entry (seat ``null``). Undo never rewrites history: the undone action and its
+dice stay in the log, and the state is rebuilt by replaying the log without the
+undone entries. Each entry's dice start where they started the first time
+(``dice_from``), so the replay is exact, and the dice never rewind: an action
+played again after an undo rolls fresh dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from app.rules.base import Action, Ruleset
+from app.rules.dice import Dice
+
+GM_PREFIX = "gm_"
+NOT_UNDOABLE = frozenset({"join", "start"})
+
+
+class SeatLike(Protocol):
+    seat: int
+    player_id: str | None
+    npc: bool
+
+
+class MatchLike(Protocol):
+    host_id: str
+    status: str
+    paused: bool
+    seats: Sequence[SeatLike]
+
+
+class EntryLike(Protocol):
+    version: int
+    seat: int | None
+    action: dict[str, Any]
+    dice_from: int
+
+
+def is_gm_action(action: Any) -> bool:
+    kind = action.get("type") if isinstance(action, dict) else None
+    return isinstance(kind, str) and kind.startswith(GM_PREFIX)
+
+
+def is_gm_run(match: MatchLike) -> bool:
+    """A match whose host does not play: created with ``seat: null``."""
+    return not any(s.player_id == match.host_id for s in match.seats)
+
+
+def npc_seat(match: MatchLike) -> int | None:
+    return next((s.seat for s in match.seats if s.npc), None)
+
+
+def undone_versions(entries: Iterable[EntryLike]) -> set[int]:
+    return {e.action["version"] for e in entries if e.action.get("type") == "gm_undo"}
+
+
+def undoable_version(entries: Sequence[EntryLike]) -> int | None:
+    """The newest player action that is still in effect, if any."""
+    undone = undone_versions(entries)
+    for entry in reversed(entries):
+        kind = entry.action.get("type", "")
+        if entry.seat is None or kind in NOT_UNDOABLE or kind.startswith(GM_PREFIX):
+            continue
+        if entry.version not in undone:
+            return entry.version
+    return None
+
+
+def host_actions(match: MatchLike, ruleset: Ruleset, undoable: int | None) -> list[Action]:
+    """The GM's controls now (empty for a match whose host plays a seat)."""
+    if not is_gm_run(match) or match.status == "finished":
+        return []
+    actions: list[Action] = []
+    if match.status == "waiting" and all(s.player_id is not None or s.npc for s in match.seats):
+        actions.append({"type": "gm_start", "label": "Start the match"})
+    if match.status == "active":
+        if match.paused:
+            actions.append({"type": "gm_resume", "label": "Resume play"})
+        else:
+            actions.append({"type": "gm_pause", "label": "Pause play"})
+        if undoable is not None:
+            label = f"Undo the action of version {undoable}"
+            actions.append({"type": "gm_undo", "version": undoable, "label": label})
+    holding = npc_seat(match)
+    for seat in match.seats:
+        name = ruleset.seat_name(seat.seat)
+        if seat.npc:
+            actions.append({"type": "gm_release_seat", "seat": seat.seat, "label": f"Hand {name} back"})
+        elif holding is None:
+            actions.append({"type": "gm_take_seat", "seat": seat.seat, "label": f"Play {name} as an NPC"})
+        if seat.player_id is not None and not seat.npc:
+            actions.append({"type": "gm_open_seat", "seat": seat.seat, "label": f"Replace {name}'s player"})
+    return actions
+
+
+def replay(ruleset: Ruleset, options: dict[str, Any], seed: bytes, entries: Iterable[EntryLike]) -> Any:
+    """The state the log gives, leaving out undone entries."""
+    entries = list(entries)
+    undone = undone_versions(entries)
+    state = None
+    for entry in entries:
+        kind = entry.action.get("type", "")
+        if kind == "start":
+            state, _ = ruleset.new_game(ruleset.options(options), Dice(seed, entry.dice_from))
+        elif entry.seat is not None and kind not in NOT_UNDOABLE and entry.version not in undone:
+            state, _ = ruleset.apply(state, entry.seat, entry.action, Dice(seed, entry.dice_from))
+    return state

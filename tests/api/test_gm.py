@@ -1,0 +1,219 @@
+"""GM table sessions: a host who does not play runs the match with controls that
+are the host's own legal_actions (issue 6), through REST alone."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+from app.rules import get_ruleset
+from app.rules.base import COMMON_ACTION_TYPES
+from app.services import gm
+from tests.api.helpers import view
+from tests.conftest import new_player
+
+
+class Table:
+    """A GM, two players and a GM-run match between them."""
+
+    def __init__(self, client, match, host, players):
+        self.client, self.id, self.host, self.players = client, match["id"], host, players
+
+    @classmethod
+    async def open(cls, client, ruleset: str = "kelly"):
+        host = await new_player(client, "The GM")
+        created = await client.post(
+            "/api/v1/matches", json={"ruleset": ruleset, "seat": None}, headers=host["headers"]
+        )
+        assert created.status_code == 201
+        players = [await new_player(client, "Kyla"), await new_player(client, "Dorn")]
+        for seat, player in enumerate(players):
+            joined = await client.post(
+                f"/api/v1/matches/{created.json()['id']}/join", json={"seat": seat}, headers=player["headers"]
+            )
+            assert joined.status_code == 200
+        return cls(client, created.json(), host, players)
+
+    async def view(self, who=None):
+        return await view(self.client, self.id, who)
+
+    async def control(self, kind: str, **fields):
+        """The GM's control of this type, sent back verbatim. Returns the response."""
+        mine = await self.view(self.host)
+        control = next(a for a in mine["legal_actions"] if a["type"] == kind and fields.items() <= a.items())
+        return await self.send(self.host, control, mine["version"])
+
+    async def send(self, who, action, version=None):
+        version = (await self.view())["version"] if version is None else version
+        return await self.client.post(
+            f"/api/v1/matches/{self.id}/actions",
+            json={"action": action, "version": version},
+            headers=who["headers"],
+        )
+
+    async def play(self, rng=None, kind=None):
+        """The seat to act plays a (random, or the first of ``kind``) game action."""
+        current = await self.view()
+        seat = current["to_act"][0]
+        mine = await self.view(self.players[seat])
+        options = [
+            a
+            for a in mine["legal_actions"]
+            if a["type"] not in COMMON_ACTION_TYPES and (kind is None or a["type"] == kind)
+        ]
+        action = (rng or random.Random(1)).choice(options)
+        response = await self.send(self.players[seat], action, mine["version"])
+        assert response.status_code == 200, response.text
+        return seat, action, response.json()
+
+
+async def test_the_gm_starts_the_match_once_the_seats_are_filled(client):
+    table = await Table.open(client)
+    waiting = await table.view(table.host)
+    assert waiting["status"] == "waiting" and waiting["you"]["gm"]
+    assert [a["type"] for a in waiting["legal_actions"]][:1] == ["gm_start"]
+    assert (await table.view(table.players[0]))["legal_actions"] == []
+    started = await table.control("gm_start")
+    assert started.status_code == 200
+    after = await table.view()
+    assert after["status"] == "active" and len(after["to_act"]) == 1
+    log = (await client.get(f"/api/v1/matches/{table.id}/events")).json()["events"]
+    assert [e["action"]["type"] for e in log] == ["join", "join", "start"]
+
+
+async def test_while_paused_no_player_action_is_accepted(client):
+    table = await Table.open(client)
+    await table.control("gm_start")
+    assert (await table.control("gm_pause")).status_code == 200
+    paused = await table.view()
+    assert paused["paused"] is True
+    seat = paused["to_act"][0]
+    mine = await table.view(table.players[seat])
+    assert [a for a in mine["legal_actions"] if not a["type"].startswith("gm_")] == []
+    refused = await table.send(table.players[seat], {"type": "resign"})
+    assert refused.status_code == 409 and "paused" in refused.json()["detail"]
+    assert (await table.view())["version"] == paused["version"]
+    assert (await table.control("gm_resume")).status_code == 200
+    assert (await table.view())["paused"] is False
+    await table.play()
+
+
+async def test_undo_is_its_own_entry_and_the_undone_dice_stay_in_the_history(client):
+    table = await Table.open(client)
+    await table.control("gm_start")
+    before = await table.view()
+    seat, action, applied = await table.play()
+    assert (await table.view())["state"] != before["state"]
+    undo = next(a for a in (await table.view(table.host))["legal_actions"] if a["type"] == "gm_undo")
+    assert undo["version"] == applied["version"]
+    assert (await table.send(table.host, undo)).status_code == 200
+    after = await table.view()
+    assert after["state"] == before["state"], "the position is as it was"
+    assert after["version"] == applied["version"] + 1, "undo adds an entry; nothing is rewritten"
+    log = (await client.get(f"/api/v1/matches/{table.id}/events")).json()["events"]
+    assert log[-2]["action"] == action and log[-1]["action"]["type"] == "gm_undo"
+    assert log[-1]["events"][0] == {
+        "type": "undone",
+        "version": applied["version"],
+        "seat": seat,
+        "action": action,
+    }
+    assert not any(a["type"] == "gm_undo" for a in (await table.view(table.host))["legal_actions"]), (
+        "the start cannot be undone"
+    )
+
+
+async def test_an_undone_attack_rolls_fresh_dice_when_played_again(client):
+    table = await Table.open(client)
+    await table.control("gm_start")
+    rng = random.Random(7)
+    for _ in range(300):  # play until an attack is possible, then attack
+        current = await table.view()
+        mine = await table.view(table.players[current["to_act"][0]])
+        if any(a["type"] == "attack" for a in mine["legal_actions"]):
+            break
+        await table.play(rng)
+    before = await table.view()
+    seat, attack, first = await table.play(kind="attack")
+    await table.control("gm_undo", version=first["version"])
+    assert (await table.view())["state"] == before["state"]
+    again = await table.send(table.players[seat], attack)
+    assert again.status_code == 200
+    dice = lambda events: [d["n"] for e in events if e["type"] == "roll" for d in e["dice"]]  # noqa: E731
+    assert dice(first["events"]) and set(dice(first["events"])).isdisjoint(dice(again.json()["events"])), (
+        "the dice never rewind: nobody can replay a roll they did not like"
+    )
+    # The cached state is exactly what replaying the log without the undone entry gives,
+    # each entry's dice starting where they first did (checked once the seed is revealed).
+    await table.send(table.players[0], {"type": "resign"})
+    finished = await table.view()
+    log = (await client.get(f"/api/v1/matches/{table.id}/events")).json()["events"]
+    kelly = get_ruleset("kelly")
+    state = gm.replay(
+        kelly, finished["options"], bytes.fromhex(finished["seed"]), [SimpleNamespace(**e) for e in log]
+    )
+    assert kelly.view(state, None) == finished["state"]
+
+
+async def test_the_gm_plays_a_seat_as_an_npc_and_hands_it_back(client):
+    table = await Table.open(client)
+    await table.control("gm_take_seat", seat=1)
+    await table.control("gm_start")
+    current = await table.view()
+    npc_turn = current["to_act"][0] == 1
+    assert (await table.view(table.players[1]))["legal_actions"] == [], "its player watches"
+    gm_view = await table.view(table.host)
+    assert gm_view["you"]["seat"] == 1 and gm_view["seats"][1]["npc"] is True
+    if npc_turn:
+        move = next(a for a in gm_view["legal_actions"] if a["type"] == "move")
+        assert (await table.send(table.host, move)).status_code == 200
+    await table.control("gm_release_seat", seat=1)
+    assert (await table.view(table.host))["you"]["seat"] is None
+    assert (await table.view(table.players[1]))["you"]["seat"] == 1
+
+
+async def test_the_gm_replaces_a_seats_player(client):
+    table = await Table.open(client)
+    await table.control("gm_start")
+    await table.control("gm_open_seat", seat=0)
+    assert (await table.view())["seats"][0]["player"] is None
+    newcomer = await new_player(client, "Vex")
+    joined = await client.post(
+        f"/api/v1/matches/{table.id}/join", json={"seat": 0}, headers=newcomer["headers"]
+    )
+    assert joined.status_code == 200 and joined.json()["you"]["seat"] == 0
+    assert (await table.view(table.players[0]))["you"]["seat"] is None, "the old player now watches"
+    table.players[0] = newcomer
+    await table.play()
+
+
+async def test_only_the_host_of_a_gm_run_match_has_controls(client):
+    table = await Table.open(client)
+    refused = await table.send(table.players[0], {"type": "gm_start"})
+    assert refused.status_code == 403 and "host" in refused.json()["detail"]
+    playing_host = await new_player(client, "Han")
+    match = (
+        await client.post(
+            "/api/v1/matches", json={"ruleset": "kelly", "seat": 0}, headers=playing_host["headers"]
+        )
+    ).json()
+    response = await client.post(
+        f"/api/v1/matches/{match['id']}/actions",
+        json={"action": {"type": "gm_pause"}, "version": match["version"]},
+        headers=playing_host["headers"],
+    )
+    assert response.status_code == 403 and "seat null" in response.json()["detail"]
+    bogus = await table.send(table.host, {"type": "gm_undo", "version": 1})
+    assert bogus.status_code == 422, "nothing to undo before the start"
+
+
+async def test_another_seats_hidden_setting_stays_hidden_in_the_log(client):
+    table = await Table.open(client, "eote")
+    await table.control("gm_start")
+    seat, _, _ = await table.play(kind="set_piece")
+    url = f"/api/v1/matches/{table.id}/events"
+    own = (await client.get(url, headers=table.players[seat]["headers"])).json()["events"]
+    other = (await client.get(url, headers=table.players[1 - seat]["headers"])).json()["events"]
+    anyone = (await client.get(url)).json()["events"]
+    assert own[-1]["action"]["type"] == "set_piece"
+    assert other[-1]["action"] == {"type": "hidden"} and anyone[-1]["action"] == {"type": "hidden"}
