@@ -23,11 +23,17 @@ async def _refuse(websocket: WebSocket, code: int, message: str) -> None:
 
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(
-    websocket: WebSocket, match_id: str, token: str | None = None, since: int | None = None
+    websocket: WebSocket,
+    match_id: str,
+    token: str | None = None,
+    since: int | None = None,
+    spectator: bool = False,
 ) -> None:
+    """``?spectator=1`` watches anonymously even from a signed-in browser (the TV at
+    the table must never show a seat's private view)."""
     app = websocket.app
     settings, hub = app.state.settings, app.state.hub
-    token = token or websocket.cookies.get(settings.cookie_name)
+    token = None if spectator else token or websocket.cookies.get(settings.cookie_name)
     async with app.state.sessionmaker() as session:
         player = await player_by_token(session, token) if token else None
         if token and player is None:

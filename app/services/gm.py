@@ -18,6 +18,8 @@ from app.rules.base import Action, Ruleset
 from app.rules.dice import Dice
 
 GM_PREFIX = "gm_"
+FILLED_BY_GM = {"gm_set_options": "options"}
+"""Controls whose named field the GM fills in, rather than sending it back as listed."""
 NOT_UNDOABLE = frozenset({"join", "start"})
 
 
@@ -29,6 +31,7 @@ class SeatLike(Protocol):
 
 class MatchLike(Protocol):
     host_id: str
+    options: dict[str, Any]
     status: str
     paused: bool
     seats: Sequence[SeatLike]
@@ -76,8 +79,14 @@ def host_actions(match: MatchLike, ruleset: Ruleset, undoable: int | None) -> li
     if not is_gm_run(match) or match.status == "finished":
         return []
     actions: list[Action] = []
-    if match.status == "waiting" and all(s.player_id is not None or s.npc for s in match.seats):
-        actions.append({"type": "gm_start", "label": "Start the match"})
+    if match.status == "waiting":
+        # Sent back with new "options" (character sheets, for eote), checked by the
+        # ruleset's options schema: the one control whose payload is the GM's to fill.
+        actions.append(
+            {"type": "gm_set_options", "options": match.options, "label": "Edit the match options"}
+        )
+        if all(s.player_id is not None or s.npc for s in match.seats):
+            actions.append({"type": "gm_start", "label": "Start the match"})
     if match.status == "active":
         if match.paused:
             actions.append({"type": "gm_resume", "label": "Resume play"})

@@ -585,10 +585,19 @@ class MatchService:
         if match.status == "finished":
             raise Conflict("the match is over")
         controls = await self.controls(match, player) or []
-        wanted = ruleset.essential(action)
-        chosen = next((c for c in controls if ruleset.essential(c) == wanted), None)
+        filled = gm.FILLED_BY_GM.get(action.get("type"))
+
+        def compared(control: dict[str, Any]) -> dict[str, Any]:
+            # Everything but the field the GM fills in (the options of gm_set_options).
+            essential = ruleset.essential(control)
+            return {**essential, filled: None} if filled in essential else essential
+
+        wanted = compared(action)
+        chosen = next((c for c in controls if compared(c) == wanted), None)
         if chosen is None:
             raise Invalid(ruleset.explain_illegal(controls, wanted))
+        if filled is not None:
+            chosen = {**chosen, filled: action.get(filled)}
         events = await self._control(match, ruleset, chosen)
         if chosen["type"] != "gm_start":  # the start is logged as the start itself
             self._append(match, None, chosen, events)
@@ -602,6 +611,14 @@ class MatchService:
         if kind == "gm_start":
             self._start(match, ruleset)
             return []
+        if kind == "gm_set_options":
+            if not isinstance(control["options"], dict):
+                raise Invalid("options: must be an object")
+            try:
+                match.options = ruleset.options(control["options"]).model_dump(mode="json")
+            except ValidationError as error:
+                raise Invalid(describe_validation(error, "options")) from None
+            return [{"type": "options_changed", "options": match.options}]
         if kind in ("gm_pause", "gm_resume"):
             match.paused = kind == "gm_pause"
             return [{"type": "paused" if match.paused else "resumed"}]

@@ -4,7 +4,8 @@
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
-export function connectMatch(matchId, { onMessage, onStatus, lastVersion }) {
+// `spectator: true` watches anonymously even when the browser is signed in (the TV).
+export function connectMatch(matchId, { onMessage, onStatus, lastVersion, spectator = false }) {
   let socket = null;
   let attempt = 0;
   let retryTimer = null;
@@ -16,7 +17,10 @@ export function connectMatch(matchId, { onMessage, onStatus, lastVersion }) {
   function url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const since = lastVersion();
-    const query = since === null || since === undefined ? "" : `?since=${since}`;
+    const params = new URLSearchParams();
+    if (since !== null && since !== undefined) params.set("since", since);
+    if (spectator) params.set("spectator", "1");
+    const query = params.size ? `?${params}` : "";
     return `${scheme}//${location.host}/ws/matches/${encodeURIComponent(matchId)}${query}`;
   }
 

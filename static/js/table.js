@@ -213,6 +213,7 @@ const net = connectMatch(matchId, {
   onMessage,
   onStatus: (connection, retryIn) => store.update({ connection, retryIn }),
   lastVersion: () => (store.view ? store.view.version : null),
+  spectator: true, // the TV never shows a seat's private view, whoever is signed in
 });
 
 // For tests.

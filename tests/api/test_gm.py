@@ -71,7 +71,7 @@ async def test_the_gm_starts_the_match_once_the_seats_are_filled(client):
     table = await Table.open(client)
     waiting = await table.view(table.host)
     assert waiting["status"] == "waiting" and waiting["you"]["gm"]
-    assert [a["type"] for a in waiting["legal_actions"]][:1] == ["gm_start"]
+    assert {"gm_start", "gm_set_options"} <= {a["type"] for a in waiting["legal_actions"]}
     assert (await table.view(table.players[0]))["legal_actions"] == []
     started = await table.control("gm_start")
     assert started.status_code == 200
@@ -217,3 +217,30 @@ async def test_another_seats_hidden_setting_stays_hidden_in_the_log(client):
     anyone = (await client.get(url)).json()["events"]
     assert own[-1]["action"]["type"] == "set_piece"
     assert other[-1]["action"] == {"type": "hidden"} and anyone[-1]["action"] == {"type": "hidden"}
+
+
+async def test_the_gm_edits_character_sheets_before_the_start_and_bad_values_are_refused(client):
+    table = await Table.open(client, "eote")
+    waiting = await table.view(table.host)
+    edit = next(a for a in waiting["legal_actions"] if a["type"] == "gm_set_options")
+    sheets = edit["options"]["sheets"]
+    sheets[0]["intellect"] = 5
+    sheets[1]["strain_threshold"] = 14
+    accepted = await table.send(table.host, {**edit, "options": {**edit["options"], "sheets": sheets}})
+    assert accepted.status_code == 200, accepted.text
+    after = await table.view()
+    assert (
+        after["options"]["sheets"][0]["intellect"] == 5
+        and after["options"]["sheets"][1]["strain_threshold"] == 14
+    )
+    sheets[0]["intellect"] = 9
+    refused = await table.send(table.host, {**edit, "options": {**edit["options"], "sheets": sheets}})
+    assert refused.status_code == 422 and "options.sheets.0.intellect" in refused.json()["detail"]
+    assert (await table.view())["version"] == after["version"], "the refused edit changed nothing"
+    await table.control("gm_start")
+    started = await table.view(table.host)
+    assert not any(a["type"] == "gm_set_options" for a in started["legal_actions"]), "only before the start"
+    light, dark = started["state"]["characters"]
+    assert light["sheet"]["intellect"] == 5 and dark["strain_threshold"] == 14, (
+        "the game uses the edited sheets"
+    )

@@ -157,3 +157,19 @@ async def test_joining_is_pushed_to_the_host_who_is_waiting(client, live_server)
         assert update["status"] == "active" and update["seats"][1]["player"]["name"] == "Leia"
         assert [e["action"]["type"] for e in update["entries"]] == ["join", "start"]
         assert any(e["type"] == "deal" for e in update["events"])
+
+
+async def test_a_signed_in_browser_can_still_watch_as_a_spectator(client, live_server):
+    match, players = await start_match(client)
+    seat = match["to_act"][0]
+    url = socket_url(live_server, match["id"], spectator=1)
+    async with connect(
+        url, additional_headers={"Cookie": f"dejarik_token={players[seat]['token']}"}
+    ) as socket:
+        snapshot = await receive(socket, "snapshot")
+        assert snapshot["you"]["seat"] is None and snapshot["legal_actions"] == []
+    async with connect(
+        socket_url(live_server, match["id"]),
+        additional_headers={"Cookie": f"dejarik_token={players[seat]['token']}"},
+    ) as socket:
+        assert (await receive(socket, "snapshot"))["you"]["seat"] == seat, "the cookie alone signs in"
