@@ -39,7 +39,7 @@ export function describeEvent(store, event) {
     case "move": {
       const steps = (event.path || []).filter((space, i, all) => i < all.length - 1 && !(i === 0 && space === event.from));
       const path = steps.length ? ` (via ${steps.join(", ")})` : "";
-      return `${name(event.piece)} moved ${event.from || ""} → ${event.to}${path}`;
+      return `${name(event.piece)} moved ${event.from || ""} → ${event.to}${path}${notation(event)}`;
     }
     case "attack": return `${name(event.piece)} attacked ${name(event.target)}`;
     case "combat": return `Attack ${event.attack} against defense ${event.defense} (difference ${event.difference}): ${describeOutcome(event.result)}`;
@@ -58,10 +58,31 @@ export function describeEvent(store, event) {
       ? `The match ended in a draw: ${event.reason}` : `${seatLabel(view, event.winner)} won: ${event.reason}`;
     case "deal": return "The creatures were dealt";
     case "to_the_death": return `To-The-Death: ${(event.pieces || []).map(name).join(" and ")} fight in the core`;
-    case "activate": return `${name(event.piece)} was activated${event.to ? ` on ${event.to}` : ""}`;
+    case "activate": return `${name(event.piece)} was activated${event.to ? ` on ${event.to}` : ""}${notation(event)}`;
+    case "inactive": return `${name(event.piece)} is inactive until its side activates it`;
+    case "stunned": return `${name(event.piece)} was stunned`;
+    case "unstun": return `${name(event.piece)} shook off the stun`;
+    case "score": return `${seatLabel(view, event.seat)} scored ${event.points} (${event.why}): ${event.total} in all`;
+    case "draft_pick": return `${seatLabel(view, event.seat)} drafted #${event.number} ${legendName(view, event.creature) || name(event.creature)} (${{ roll: "by roll", default: "the last one, by default", choice: "by choice" }[event.how] || event.how})`;
+    case "draft_reroll": return `Draft: ${{ tie: "a tie", taken: "a creature already taken", miss: "both missed" }[event.reason] || event.reason} (${(event.faces || []).join(", ")}): roll again`;
+    case "draft_defer": return `${seatLabel(view, event.seat)} let ${seatLabel(view, event.to)} choose`;
+    case "teams": return `Teams ${event.how === "draft" ? "drafted" : "dealt at random"}: ${(event.teams || []).map((t, s) => `${seatName(view, s)} ${t.map((k) => legendName(view, k) || k).join(", ")}`).join("; ")}`;
+    case "setup_order": return `${seatLabel(view, event.arranges_first)} arranges first${event.moves_first === null || event.moves_first === undefined ? "" : `; ${seatLabel(view, event.moves_first)} moves first`}`;
+    case "combat_ray": return `Combat ray: ${event.ring === "C" ? "the core" : `ray ${event.ray} (${(event.spaces || []).join(", ")})`}`;
+    case "cycle_complete": return `${seatLabel(view, event.seat)} completed a cycle${event.skipped ? " (the rest could not act)" : ""}`;
     case "place": return `${name(event.piece)} was placed on ${event.to}`;
     default: return plainly(store, event);
   }
+}
+
+function legendName(view, kind) {
+  const legend = (view && view.state && view.state.legend) || {};
+  return legend[kind] && legend[kind].name;
+}
+
+// Chess-like notation of a move, when the event carries one ("N A4-B3-B2").
+function notation(event) {
+  return event.notation ? ` [${event.notation}]` : "";
 }
 
 function plainly(store, event) {

@@ -1,24 +1,28 @@
 // The Dejarik board (RULINGS §1) in SVG: the core C, ring B1..B12 and ring A1..A12,
 // alternating tones, turned so the viewer's home is at the bottom. Pieces are keyed
-// by id and only changed attributes are touched.
+// by id and only changed attributes are touched. What a ruleset adds (safe zone,
+// combat ray, scores, draft, trays, off-board choices) comes from board-extras.js;
+// both read only the server's view and its legal actions.
 
 import { humanise } from "../state.js";
+import { createExtras, seatWord } from "./board-extras.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CORE_R = 20, INNER_R = 60, OUTER_R = 98;
 const B_CENTRE = 41, A_CENTRE = 79, TOKEN_R = 9.2;
 export const SPACES = ["C", ...range(12).map((i) => `B${i + 1}`), ...range(12).map((i) => `A${i + 1}`)];
+export const GEOMETRY = { CORE_R, INNER_R, OUTER_R, TOKEN_R };
 
 function range(n) { return Array.from({ length: n }, (_, i) => i); }
 
-function el(name, attrs = {}, parent = null) {
+export function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   if (parent) parent.appendChild(node);
   return node;
 }
 
-function setAttr(node, name, value) {
+export function setAttr(node, name, value) {
   if (value === null || value === false || value === undefined) {
     if (node.hasAttribute(name)) node.removeAttribute(name);
   } else if (node.getAttribute(name) !== String(value)) {
@@ -27,12 +31,12 @@ function setAttr(node, name, value) {
 }
 
 // Angle (degrees, SVG: 0 = right, 90 = down, increasing clockwise on screen) of ray i.
-function rayAngle(i, bottomSeat) {
+export function rayAngle(i, bottomSeat) {
   const homeCentre = bottomSeat === 1 ? 8.5 : 2.5;   // A1..A4 or A7..A10 centred at the bottom
   return 90 + (i - homeCentre) * 30;
 }
 
-function polar(r, degrees) {
+export function polar(r, degrees) {
   const a = (degrees * Math.PI) / 180;
   return [r * Math.cos(a), r * Math.sin(a)];
 }
@@ -44,16 +48,27 @@ function sectorPath(r0, r1, a0, a1) {
   return `M${f(x0)} ${f(y0)}A${r1} ${r1} 0 0 1 ${f(x1)} ${f(y1)}L${f(x2)} ${f(y2)}A${r0} ${r0} 0 0 0 ${f(x3)} ${f(y3)}Z`;
 }
 
+// The outline of one space: a circle for the core, a ring sector otherwise.
+export function cellShape(space, seat, parent, attrs = {}) {
+  if (space === "C") return el("circle", { r: CORE_R, ...attrs }, parent);
+  const ring = space[0], centre = rayAngle(Number(space.slice(1)), seat);
+  const [r0, r1] = ring === "A" ? [INNER_R, OUTER_R] : [CORE_R, INNER_R];
+  return el("path", { d: sectorPath(r0, r1, centre - 15, centre + 15), ...attrs }, parent);
+}
+
 export function spaceCentre(space, bottomSeat) {
   if (space === "C") return [0, 0];
   const ring = space[0], i = Number(space.slice(1));
   return polar(ring === "A" ? A_CENTRE : B_CENTRE, rayAngle(i, bottomSeat));
 }
 
+const CHESS = { king: "♚", queen: "♛", knight: "♞", pawn: "♟" };
+
 // Short distinct monograms for the creature kinds of the legend ("Mo", "KS", ...).
 export function monograms(kinds, legend) {
   const taken = new Set(), result = {};
   for (const kind of [...kinds].sort()) {
+    if (CHESS[kind]) { result[kind] = CHESS[kind]; continue; }
     const name = (legend[kind] && legend[kind].name) || humanise(kind);
     const words = name.split(/\s+/).map((w) => w.replace(/[^A-Za-z]/g, "")).filter(Boolean);
     const letters = words.join("");
@@ -68,6 +83,16 @@ export function monograms(kinds, legend) {
   return result;
 }
 
+// Each family of pieces has its own emblem: chess figures for the chess analogue, a
+// crown and a shield for Courtier, a monogram for the Dejarik creatures.
+const SHIELD = "M0 -5.6 L4.6 -3.6 C4.6 1.2 2.6 4 0 5.8 C-2.6 4 -4.6 1.2 -4.6 -3.6 Z";
+
+export function emblemOf(kind, glyphs) {
+  if (kind === "guard") return { path: SHIELD, family: "guard" };
+  if (CHESS[kind]) return { text: CHESS[kind], family: "chess" };
+  return { text: glyphs[kind] || "?", family: "creature" };
+}
+
 // Owner shapes, so colour is never the only signal: circle, hexagon, square, triangle.
 function tokenShape(owner, group) {
   const r = TOKEN_R;
@@ -78,8 +103,49 @@ function tokenShape(owner, group) {
   return el("polygon", { points: points.join(" "), class: "token" }, group);
 }
 
+// One token (owner shape, emblem, badges) into `g`; used on the board and in the trays.
+export function drawToken(g, piece, emblem) {
+  g.setAttribute("data-owner", String(piece.owner));
+  g.setAttribute("data-family", emblem.family);
+  if (piece.kind === "king") el("circle", { r: TOKEN_R + 2.2, class: "royal-ring" }, g);
+  tokenShape(piece.owner, g).setAttribute("data-owner-shape", String(piece.owner));
+  if (emblem.path) el("path", { d: emblem.path, class: "emblem" }, g);
+  else {
+    const text = el("text", { class: `glyph glyph-${emblem.family}`, "aria-hidden": "true", y: emblem.family === "chess" ? "0.9" : "0.4" }, g);
+    text.textContent = emblem.text;
+  }
+  el("circle", { r: 2.4, cx: 6.5, cy: -6.5, class: "flag" }, g);
+  // Badges, shown by data attributes on the piece: stunned, protected, acted this cycle.
+  const stun = el("g", { class: "badge badge-stun", transform: "translate(0 10)" }, g);
+  el("rect", { x: -8.5, y: -3.2, width: 17, height: 6.4, rx: 1.6 }, stun);
+  el("text", { y: 0.3 }, stun).textContent = "STUN";
+  const guard = el("g", { class: "badge badge-protected", transform: "translate(-7 -6.6) scale(0.62)" }, g);
+  el("path", { d: SHIELD }, guard);
+  const acted = el("g", { class: "badge badge-acted", transform: "translate(7 -6.6)" }, g);
+  el("circle", { r: 3.1 }, acted);
+  el("path", { d: "M-1.6 0 L-0.4 1.3 L1.7 -1.3" }, acted);
+  return g;
+}
+
+// The words for a piece: owner, name, place, numbers and states.
+export function describePiece(view, piece, legend) {
+  const state = view.state || {};
+  const info = legend[piece.kind] || {};
+  const name = piece.name || info.name || humanise(piece.kind);
+  const skip = new Set(["id", "kind", "owner", "at", "name", "moves", "status"]);
+  const numbers = Object.entries({ ...info, ...piece })
+    .filter(([k, v]) => !skip.has(k) && (typeof v === "number" || (typeof v === "string" && v.length < 6)))
+    .map(([k, v]) => `${humanise(k).toLowerCase()} ${k.endsWith("_die") && typeof v === "number" ? `d${v}` : v}`);
+  const flags = Object.entries(piece).filter(([k, v]) => v === true && k !== "id").map(([k]) => humanise(k).toLowerCase());
+  const where = piece.at ? ` on ${piece.at}` : "";
+  return `${seatWord(state, piece.owner)} ${name}${where}${numbers.length ? ` (${numbers.join(", ")})` : ""}${flags.length ? `, ${flags.join(", ")}` : ""}`;
+}
+
 export function createBoardRenderer(container) {
   container.innerHTML = "";
+  container.classList.add("board-box");
+  const top = document.createElement("div");
+  container.appendChild(top);
   const svg = el("svg", {
     viewBox: "-102 -102 204 204", class: "board", role: "group", "aria-label": "Dejarik board",
   });
@@ -88,13 +154,17 @@ export function createBoardRenderer(container) {
   const glow = el("radialGradient", { id: "holo-glow" }, defs);
   el("stop", { offset: "0%", "stop-color": "#6fd3ff", "stop-opacity": "0.35" }, glow);
   el("stop", { offset: "100%", "stop-color": "#6fd3ff", "stop-opacity": "0" }, glow);
+  const hatch = el("pattern", { id: "safe-hatch", width: 4, height: 4, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
+  el("rect", { width: 4, height: 4, class: "hatch-bg" }, hatch);
+  el("line", { x1: 0, y1: 0, x2: 0, y2: 4, class: "hatch-line" }, hatch);
   el("circle", { r: 102, fill: "url(#holo-glow)", class: "halo" }, svg);
   const spaceLayer = el("g", { class: "spaces" }, svg);
+  const zoneLayer = el("g", { class: "zones", "aria-hidden": "true" }, svg);
   const pieceLayer = el("g", { class: "pieces" }, svg);
-  const tray = document.createElement("div");
-  tray.className = "reserve-tray";
-  tray.setAttribute("aria-label", "Pieces off the board");
-  container.appendChild(tray);
+  const choiceLayer = el("g", { class: "choices" }, svg);
+  const bottom = document.createElement("div");
+  container.appendChild(bottom);
+  const extras = createExtras({ top, bottom, svg, zoneLayer, choiceLayer });
 
   const spaces = new Map();   // space -> <g data-space>
   const pieces = new Map();   // piece id -> <g data-piece>
@@ -106,17 +176,8 @@ export function createBoardRenderer(container) {
     spaces.clear();
     for (const space of SPACES) {
       const g = el("g", { "data-space": space, class: "space", "aria-label": `space ${space}` }, spaceLayer);
-      let shape;
-      if (space === "C") {
-        shape = el("circle", { r: CORE_R, class: "cell tone-core" }, g);
-      } else {
-        const ring = space[0], i = Number(space.slice(1));
-        const centre = rayAngle(i, seat);
-        const [r0, r1] = ring === "A" ? [INNER_R, OUTER_R] : [CORE_R, INNER_R];
-        const tone = (i + (ring === "A" ? 1 : 0)) % 2;
-        shape = el("path", { d: sectorPath(r0, r1, centre - 15, centre + 15), class: `cell tone-${tone}` }, g);
-      }
-      shape.setAttribute("data-ring", space[0]);
+      const tone = space === "C" ? "core" : (Number(space.slice(1)) + (space[0] === "A" ? 1 : 0)) % 2;
+      cellShape(space, seat, g, { class: `cell tone-${tone}`, "data-ring": space[0] });
       const [x, y] = spaceCentre(space, seat);
       el("circle", { cx: x, cy: y, r: TOKEN_R + 3.2, class: "marker" }, g);
       el("circle", { cx: x, cy: y, r: 3, class: "marker-dot" }, g);
@@ -127,14 +188,10 @@ export function createBoardRenderer(container) {
     }
   }
 
-  function pieceElement(piece, glyph) {
+  function pieceElement(piece, emblem) {
     const g = el("g", { "data-piece": piece.id, class: "piece", tabindex: "0", role: "button" }, pieceLayer);
     g.appendChild(document.createElementNS(SVG, "title"));
-    tokenShape(piece.owner, g).setAttribute("data-owner-shape", String(piece.owner));
-    const text = el("text", { class: "glyph", "aria-hidden": "true", y: "0.4" }, g);
-    text.textContent = glyph;
-    el("circle", { r: 2.4, cx: 6.5, cy: -6.5, class: "flag" }, g);
-    return g;
+    return drawToken(g, piece, emblem);
   }
 
   function update(store, classified, targets) {
@@ -143,9 +200,12 @@ export function createBoardRenderer(container) {
     const seat = view.you && view.you.seat !== null && view.you.seat !== undefined ? view.you.seat : 0;
     if (seat !== bottomSeat) drawSpaces(seat);
     svg.setAttribute("data-bottom-seat", String(seat));
+    // Rulesets that push pieces off the board get a margin for the off-board choices.
+    setAttr(svg, "viewBox", state.points_to_win !== undefined ? "-114 -114 228 228" : "-102 -102 204 204");
     const legend = state.legend || {};
     const onBoard = (state.pieces || []).filter((p) => p.at);
     const glyphs = monograms(new Set([...Object.keys(legend), ...onBoard.map((p) => p.kind)]), legend);
+    const marks = extras.pieceMarks(view);
 
     // Pieces: keyed by id; several on one space (To-The-Death in the core) sit side by side.
     const perSpace = new Map();
@@ -154,9 +214,9 @@ export function createBoardRenderer(container) {
     for (const p of onBoard) {
       seen.add(p.id);
       let g = pieces.get(p.id);
-      if (!g || g.getAttribute("data-kind") !== p.kind) {
+      if (!g || g.getAttribute("data-kind") !== p.kind || g.getAttribute("data-owner") !== String(p.owner)) {
         if (g) g.remove();
-        g = pieceElement(p, glyphs[p.kind] || "?");
+        g = pieceElement(p, emblemOf(p.kind, glyphs));
         pieces.set(p.id, g);
       }
       const sharing = perSpace.get(p.at);
@@ -164,16 +224,18 @@ export function createBoardRenderer(container) {
       if (sharing.length > 1) x += (sharing.indexOf(p.id) - (sharing.length - 1) / 2) * (TOKEN_R * 2.1);
       const transform = `translate(${x.toFixed(2)}px, ${y.toFixed(2)}px)`;
       if (g.style.transform !== transform) g.style.transform = transform;
-      const info = legend[p.kind] || {};
-      const name = p.name || info.name || humanise(p.kind);
-      const flags = Object.entries(p).filter(([k, v]) => v === true && !["id"].includes(k)).map(([k]) => humanise(k).toLowerCase());
-      const numbers = ["attack", "defense", "movement"].filter((k) => p[k] !== undefined).map((k) => `${k} ${p[k]}`);
-      const owner = (state.seat_names && state.seat_names[p.owner]) || `Seat ${p.owner + 1}`;
-      const words = `${owner} ${name} on ${p.at}${numbers.length ? ` (${numbers.join(", ")})` : ""}${flags.length ? `, ${flags.join(", ")}` : ""}`;
+      const flags = Object.entries(p).filter(([k, v]) => v === true && !["id", "stunned", "protected"].includes(k));
+      const mark = marks.get(p.id) || {};
+      let words = describePiece(view, p, legend);
+      if (mark.acted) words += ", has acted this cycle";
+      if (mark.active) words += ", active";
       setAttr(g, "data-kind", p.kind);
       setAttr(g, "data-at", p.at);
-      setAttr(g, "data-owner", String(p.owner));
-      setAttr(g, "data-flagged", flags.length ? flags.join(" ") : null);
+      setAttr(g, "data-flagged", flags.length ? flags.map(([k]) => k).join(" ") : null);
+      setAttr(g, "data-stunned", p.stunned === true);
+      setAttr(g, "data-protected", p.protected === true);
+      setAttr(g, "data-acted", Boolean(mark.acted));
+      setAttr(g, "data-active", Boolean(mark.active));
       setAttr(g, "aria-label", words);
       if (g.firstChild.textContent !== words) g.firstChild.textContent = words;
       setAttr(g, "data-selectable", !store.busy && classified.board.has(p.id));
@@ -186,7 +248,7 @@ export function createBoardRenderer(container) {
 
     // Spaces: legal targets of the selected piece.
     for (const [space, g] of spaces) {
-      const legal = targetsOf(targets, space);
+      const legal = targets.has(space);
       setAttr(g, "data-legal", legal);
       setAttr(g, "tabindex", legal ? "0" : null);
       setAttr(g, "role", legal ? "button" : null);
@@ -196,34 +258,8 @@ export function createBoardRenderer(container) {
       setAttr(g, "aria-label", label);
     }
 
-    // Reserve tray: pieces off the board that an action can bring on.
-    const reserveIds = [...classified.reserve.keys()];
-    const trayKey = reserveIds.join("|") + `#${store.selected}#${store.busy}`;
-    if (tray.dataset.key !== trayKey) {
-      tray.dataset.key = trayKey;
-      tray.innerHTML = "";
-      tray.hidden = reserveIds.length === 0;
-      if (reserveIds.length) {
-        const heading = document.createElement("p");
-        heading.textContent = "To bring onto the board:";
-        tray.appendChild(heading);
-      }
-      for (const id of reserveIds) {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "reserve-piece";
-        button.dataset.reservePiece = id;
-        if (!store.busy) button.dataset.selectable = "";
-        button.setAttribute("aria-pressed", String(store.selected === id));
-        button.textContent = store.names[id] || (legend[id] && legend[id].name) || humanise(id);
-        tray.appendChild(button);
-      }
-    }
+    extras.update(store, classified, { seat, glyphs, onBoard, legend });
   }
 
   return { update, svg };
-}
-
-function targetsOf(targets, space) {
-  return targets.has(space);
 }

@@ -1,0 +1,431 @@
+// What each board ruleset adds around the board, read from fields of the server's
+// view (never from the ruleset's id): a strip of facts (phase, scores, centre hold,
+// combat ray, cycle, last move), the shaded safe zone and combat ray on the board, the
+// draft and setup rolls with their decisions as buttons, the pieces off the board in a
+// tray per seat, and choices that have no space of their own (push off the board, pick
+// a piece to capture) as markers on the board. Every decision is a legal action of the
+// view; clicks reach input.js through data-action-index / data-reserve-piece.
+
+import { humanise } from "../state.js";
+import { GEOMETRY, cellShape, describePiece, drawToken, el, emblemOf, monograms, polar, rayAngle, setAttr, spaceCentre } from "./board.js";
+
+const isSpace = (s) => typeof s === "string" && /^(C|[AB]([1-9]|1[0-2]))$/.test(s);
+
+export function seatWord(state, seat) {
+  return (state.seat_names && state.seat_names[seat]) || `Seat ${Number(seat) + 1}`;
+}
+
+function html(tag, attrs = {}, text = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value === true ? "" : value);
+  }
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+// A seat's mark in text: its shape (not colour alone) and name.
+function seatMark(state, seat) {
+  const span = html("span", { class: "seat-mark", "data-seat": String(seat) });
+  span.append(html("i", { "aria-hidden": "true" }), seatWord(state, seat));
+  return span;
+}
+
+function nameOf(state, kind) {
+  const legend = state.legend || {};
+  return (legend[kind] && legend[kind].name) || humanise(kind);
+}
+
+// Off-board pieces of one seat, whatever the view calls them.
+function offBoard(state, seat) {
+  const items = [];
+  const add = (list, status) => {
+    for (const p of list || []) {
+      const piece = typeof p === "string" ? { id: p, kind: p, owner: seat } : p;
+      if (piece.owner === seat) items.push({ ...piece, status: piece.can_activate === false ? "inactive until next turn" : status });
+    }
+  };
+  const unplaced = state.unplaced || [];
+  if (Array.isArray(unplaced[0]) || (unplaced.length === 2 && unplaced.every(Array.isArray))) add(unplaced[seat], "to place");
+  else add(unplaced, "to place");
+  add(state.inactive, "inactive");
+  add(state.captured, "captured");
+  add(state.lost, "lost");
+  add(state.defeated, "defeated");
+  return items;
+}
+
+function keyOf(...parts) { return JSON.stringify(parts); }
+
+export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
+  const info = html("div", { class: "board-info", "aria-label": "Match facts" });
+  const draft = html("details", { class: "draft-panel", hidden: true });
+  const trayTop = html("div", { class: "tray", "data-tray": "top", hidden: true });
+  const trayBottom = html("div", { class: "tray reserve-tray", "data-tray": "bottom", hidden: true });
+  const pieceInfo = html("p", { class: "piece-info" }, "Point at or focus a piece to see its name and numbers.");
+  top.append(info, draft, trayTop);
+  bottom.append(trayBottom, pieceInfo);
+  const keys = { zones: "", choices: "", info: "", draft: "", trays: "" };
+  let phase = null, lastStore = null, hoverWords = null;
+
+  // Hovering or focusing a piece (board or tray) shows its name and numbers.
+  function showInfo() {
+    if (!lastStore) return;
+    let words = hoverWords;
+    if (!words && lastStore.selected) {
+      const node = svg.querySelector(`[data-piece="${CSS.escape(lastStore.selected)}"]`);
+      words = node ? node.getAttribute("aria-label") : null;
+    }
+    const text = words || "Point at or focus a piece to see its name and numbers.";
+    if (pieceInfo.textContent !== text) pieceInfo.textContent = text;
+  }
+  const holderOf = (target) => target instanceof Element && target.closest("[data-piece],[data-tray-piece]");
+  const root = top.parentElement;
+  const onOver = (event) => {
+    const holder = holderOf(event.target);
+    hoverWords = holder ? holder.getAttribute("aria-label") : null;
+    showInfo();
+  };
+  root.addEventListener("mouseover", onOver);
+  root.addEventListener("focusin", onOver);
+  // Enter or Space on a board marker (an SVG element, not a button) clicks it.
+  svg.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const marker = event.target instanceof Element && event.target.closest("[data-action-index]");
+    if (!marker) return;
+    event.preventDefault();
+    marker.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  });
+
+  function pieceMarks(view) {
+    const state = view.state || {};
+    const marks = new Map();
+    const used = (state.cycle && state.cycle.used) || [];
+    for (const id of used.flat()) marks.set(id, { acted: true });
+    if (state.active) marks.set(state.active, { ...(marks.get(state.active) || {}), active: true });
+    return marks;
+  }
+
+  // --- the board: safe zone, combat ray, must-involve spaces ------------------------
+  function drawZones(state, seat) {
+    const safe = state.safe_zone || [];
+    const ray = state.combat_ray ? state.combat_ray.spaces || [] : [];
+    const must = state.attack_must_involve || [];
+    const key = keyOf(safe, ray, must, seat);
+    if (key === keys.zones) return;
+    keys.zones = key;
+    zoneLayer.innerHTML = "";
+    for (const space of safe) cellShape(space, seat, zoneLayer, { class: "zone-safe", "data-zone": "safe", "data-zone-space": space });
+    for (const space of must) cellShape(space, seat, zoneLayer, { class: "zone-must", "data-zone": "must", "data-zone-space": space });
+    for (const space of ray) cellShape(space, seat, zoneLayer, { class: "zone-ray", "data-zone": "ray", "data-zone-space": space });
+    svg.setAttribute("data-combat-ray", ray.join(" "));
+  }
+
+  // --- the board: choices with no space of their own --------------------------------
+  function drawChoices(store, classified, state, seat, onBoard) {
+    const at = new Map(onBoard.map((p) => [p.id, p.at]));
+    const choices = [];
+    const perPiece = new Map();
+    classified.buttons.forEach((action, index) => {
+      if (action.piece === undefined || !at.has(action.piece) || action.target !== undefined) return;
+      if (action.to !== undefined && !isSpace(action.to)) choices.push({ kind: "off", index, action });
+      else if (action.to === undefined) {
+        perPiece.set(action.piece, (perPiece.get(action.piece) || 0) + 1);
+        choices.push({ kind: "pick", index, action });
+      }
+    });
+    const shown = store.busy ? [] : choices.filter((c) => c.kind === "off" || perPiece.get(c.action.piece) === 1);
+    const key = keyOf(shown.map((c) => [c.index, c.action, at.get(c.action.piece)]), seat);
+    if (key === keys.choices) return;
+    keys.choices = key;
+    choiceLayer.innerHTML = "";
+    for (const { kind, index, action } of shown) {
+      const space = at.get(action.piece);
+      const name = nameOf(state, (onBoard.find((p) => p.id === action.piece) || {}).kind || action.piece);
+      const words = action.label || (kind === "off" ? `Push ${name} off the board` : `${humanise(action.type)} ${name} on ${space}`);
+      const g = el("g", {
+        class: `choice choice-${kind}`, "data-choice": kind === "off" ? "off" : action.type, "data-action-index": String(index),
+        "data-action-type": action.type, "data-for": space, "data-legal": "", tabindex: "0", role: "button", "aria-label": words,
+      }, choiceLayer);
+      el("title", {}, g).textContent = words;
+      if (kind === "off") {
+        const angle = space === "C" ? 90 : rayAngle(Number(space.slice(1)), seat);
+        const [x0, y0] = polar(GEOMETRY.OUTER_R - 9, angle);
+        const [x, y] = polar(GEOMETRY.OUTER_R + 8.5, angle);
+        el("line", { x1: x0.toFixed(2), y1: y0.toFixed(2), x2: x.toFixed(2), y2: y.toFixed(2), class: "off-arrow" }, g);
+        el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: 7.5, class: "off-spot" }, g);
+        el("text", { x: x.toFixed(2), y: (y + 0.4).toFixed(2), class: "off-text" }, g).textContent = "OFF";
+      } else {
+        const [x, y] = spaceCentre(space, seat);
+        el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: GEOMETRY.TOKEN_R + 3.4, class: "pick-ring" }, g);
+        const label = el("g", { transform: `translate(${x.toFixed(2)} ${(y - GEOMETRY.TOKEN_R - 5).toFixed(2)})`, class: "pick-label" }, g);
+        const verb = humanise(action.type);
+        el("rect", { x: -(verb.length * 1.35 + 2), y: -3, width: verb.length * 2.7 + 4, height: 6, rx: 1.5 }, label);
+        el("text", { y: 0.3 }, label).textContent = verb;
+      }
+    }
+  }
+
+  // --- facts strip ------------------------------------------------------------------
+  function fact(label, parts, attrs = {}) {
+    const item = html("div", { class: "fact", ...attrs });
+    item.appendChild(html("span", { class: "fact-label" }, label));
+    const value = html("span", { class: "fact-value" });
+    for (const part of parts) value.append(part);
+    item.appendChild(value);
+    return item;
+  }
+
+  function buttonFor(classified, predicate, attrs = {}) {
+    const index = classified.buttons.findIndex(predicate);
+    if (index < 0) return null;
+    const action = classified.buttons[index];
+    return html("button", { type: "button", "data-action-index": String(index), "data-action-type": action.type, ...attrs },
+      action.label || humanise(action.type));
+  }
+
+  function drawInfo(store, classified, state, onBoard) {
+    const cycle = state.cycle || null;
+    const key = keyOf(
+      ["phase", "turn_number", "round", "initiative", "active", "actions_left", "scores", "points_to_win", "centre_hold",
+        "safe_zone", "attack_must_involve", "combat_ray", "cycle", "last_move", "repetition", "repetitions", "protected",
+        "pending_capture", "combat_dice", "quiet_turns", "turns_without_kill", "center_point", "core"].map((k) => state[k]),
+      classified.buttons.filter((a) => a.type === "end_activation").length, store.busy, onBoard.length,
+    );
+    if (key === keys.info) return;
+    keys.info = key;
+    info.innerHTML = "";
+    const seats = [0, 1];
+    const living = (s) => onBoard.filter((p) => p.owner === s).length;
+    const facts = [];
+    const phases = { draft: "Draft", order: "Choosing who moves first", arrange: "Arranging the creatures", setup: "Setting up", play: null };
+    if (state.phase && phases[state.phase] !== null) facts.push(fact("Phase", [phases[state.phase] || humanise(state.phase)], { "data-fact": "phase" }));
+    if (Array.isArray(state.scores)) {
+      const parts = [];
+      seats.forEach((s) => {
+        if (s) parts.push(" · ");
+        parts.push(seatMark(state, s), html("b", { "data-score-seat": String(s) }, ` ${state.scores[s]}`));
+      });
+      if (state.points_to_win) parts.push(html("small", {}, ` (${state.points_to_win} to win)`));
+      facts.push(fact("Score", parts, { "data-fact": "scores" }));
+    }
+    if (state.round) {
+      const parts = [`${state.round}`];
+      if (state.initiative !== null && state.initiative !== undefined) parts.push(" · initiative: ", seatMark(state, state.initiative));
+      facts.push(fact("Round", parts, { "data-fact": "round" }));
+    } else if (state.turn_number && (!state.phase || state.phase === "play")) {
+      facts.push(fact("Turn", [`${state.turn_number}`], { "data-fact": "turn" }));
+    }
+    if (state.active) {
+      const piece = onBoard.find((p) => p.id === state.active);
+      const left = state.actions_left;
+      const parts = [`${piece ? piece.name || nameOf(state, piece.kind) : humanise(state.active)}: ${left} action${left === 1 ? "" : "s"} left in this activation `];
+      const end = buttonFor(classified, (a) => a.type === "end_activation", { class: "small" });
+      if (end && !store.busy) parts.push(end);
+      facts.push(fact("Active", parts, { "data-fact": "activation" }));
+    }
+    if (Array.isArray(state.centre_hold)) {
+      const need = state.centre_hold_to_win || 3;
+      const parts = [];
+      seats.forEach((s) => {
+        if (s) parts.push(" · ");
+        const held = state.centre_hold[s];
+        const pips = html("span", { class: "pips", "data-hold-seat": String(s), "aria-label": `${held} of ${need}` });
+        for (let i = 0; i < need; i++) pips.appendChild(html("i", { "data-on": i < held ? "" : null }));
+        parts.push(seatMark(state, s), " ", pips, html("b", {}, ` ${held}/${need}`));
+      });
+      facts.push(fact("Centre hold", parts, { "data-fact": "centre-hold", title: `Ending ${need} own turns in a row on C wins` }));
+    }
+    if (state.safe_zone && state.safe_zone.length) {
+      facts.push(fact("Safe zone", [html("i", { class: "swatch swatch-safe", "aria-hidden": "true" }), " ring A, hatched: no attacks into or out of it"], { "data-fact": "safe-zone" }));
+    }
+    if (state.attack_must_involve && state.attack_must_involve.length) {
+      facts.push(fact("King of the centre", [html("i", { class: "swatch swatch-must", "aria-hidden": "true" }), ` every attack must involve ${state.attack_must_involve.join(", ")}`], { "data-fact": "must-involve" }));
+    }
+    if (state.combat_ray) {
+      const ray = state.combat_ray;
+      const where = ray.ring === "C" ? "the core (C)" : `ray ${ray.ray}: ${ray.spaces.join(", ")}`;
+      facts.push(fact("Combat ray", [html("i", { class: "swatch swatch-ray", "aria-hidden": "true" }), ` every attack must involve ${where}`], { "data-fact": "combat-ray" }));
+    } else if (cycle) {
+      facts.push(fact("Combat ray", ["rolled when the first cycle begins"], { "data-fact": "combat-ray" }));
+    }
+    if (cycle) {
+      const parts = [];
+      seats.forEach((s) => {
+        if (s) parts.push(" · ");
+        const used = (cycle.used && cycle.used[s]) || [];
+        parts.push(seatMark(state, s), ` ${used.length}/${living(s)} acted${cycle.done && cycle.done[s] ? " (cycle done)" : ""}`);
+        if (used.length) parts.push(html("small", {}, `: ${used.map((id) => nameOf(state, (onBoard.find((p) => p.id === id) || { kind: id }).kind)).join(", ")}`));
+      });
+      facts.push(fact("Rays of death cycle", parts, { "data-fact": "cycle", title: "✓ marks the creatures that have acted this cycle" }));
+    }
+    if (state.combat_dice) facts.push(fact("Combat", [state.combat_dice], { "data-fact": "combat-dice", class: "fact minor" }));
+    if (state.last_move) facts.push(fact("Last move", [html("code", {}, state.last_move)], { "data-fact": "last-move" }));
+    if (state.protected && state.protected.length) {
+      facts.push(fact("Protected", [html("i", { class: "swatch swatch-protected", "aria-hidden": "true" }),
+        ` next to their queen: ${state.protected.map((id) => describeShort(state, onBoard, id)).join(", ")}`], { "data-fact": "protected" }));
+    }
+    if (state.pending_capture) {
+      facts.push(fact("Capture", ["choose which piece is captured: click a marked piece"], { "data-fact": "capture-choice" }));
+    }
+    const rep = state.repetition ? state.repetition.count : state.repetitions;
+    if (rep && rep > 1) facts.push(fact("Repetition", [`this position ${rep} times (${(state.repetition && state.repetition.limit) || 3} draws)`], { "data-fact": "repetition" }));
+    if (state.center_point && state.center_point !== "off") {
+      facts.push(fact("Core", [state.center_point === "enter" ? "1 point each time a creature moves into C" : "1 point to whoever holds C at the end of a round"], { "data-fact": "core", class: "fact minor" }));
+    }
+    if (state.turns_without_kill && state.quiet_turns) {
+      facts.push(fact("Quiet turns", [`${state.quiet_turns} of ${state.turns_without_kill} before a draw`], { "data-fact": "quiet", class: "fact minor" }));
+    }
+    info.hidden = facts.length === 0;
+    info.append(...facts);
+  }
+
+  function describeShort(state, onBoard, id) {
+    const piece = onBoard.find((p) => p.id === id);
+    return piece ? `${seatWord(state, piece.owner)} ${nameOf(state, piece.kind).toLowerCase()} (${piece.at})` : humanise(id);
+  }
+
+  // --- draft and setup (seed 004) ---------------------------------------------------
+  function drawDraft(store, classified, state) {
+    const d = state.draft, setup = state.setup;
+    const decisions = classified.buttons.map((a, i) => [a, i]).filter(([a]) => ["draft", "defer", "choose_order"].includes(a.type));
+    const key = keyOf(d, setup, state.phase, decisions, store.busy);
+    if (key === keys.draft) return;
+    keys.draft = key;
+    draft.hidden = !d && !setup;
+    if (draft.hidden) return;
+    if (state.phase !== phase) {
+      draft.open = state.phase !== "play";
+      phase = state.phase;
+    }
+    draft.innerHTML = "";
+    draft.appendChild(html("summary", {}, d ? "Draft and setup rolls" : "Setup rolls"));
+    const offer = new Map(decisions.filter(([a]) => a.type === "draft").map(([a, i]) => [a.creature, i]));
+    if (d) {
+      if (d.chooser !== null && d.chooser !== undefined) {
+        draft.appendChild(html("p", { class: "draft-ask" },
+          `Three misses in a row: ${seatWord(state, d.chooser)} chooses one of the last two creatures${d.deferred ? "" : " or lets the other player choose"}.`));
+      }
+      const list = html("ol", { class: "draft-numbers", "aria-label": "Creatures by draft number" });
+      for (const n of d.numbers) {
+        const item = html("li", { "data-draft-number": String(n.number), "data-kind": n.kind, "data-taken-by": n.taken_by ?? null });
+        const label = [html("b", { class: "draft-no" }, `${n.number}`), html("span", { class: "draft-name" }, n.name)];
+        const owner = n.taken_by !== null && n.taken_by !== undefined ? seatMark(state, n.taken_by) : html("span", { class: "free" }, "free");
+        if (offer.has(n.kind) && !store.busy) {
+          const index = offer.get(n.kind);
+          const button = html("button", { type: "button", class: "draft-pick", "data-action-index": String(index), "data-action-type": "draft",
+            "aria-label": classified.buttons[index].label || `Draft ${n.name}` });
+          button.append(...label, html("span", { class: "free" }, "choose"));
+          item.appendChild(button);
+        } else {
+          item.append(...label, owner);
+        }
+        list.appendChild(item);
+      }
+      draft.appendChild(list);
+      const defer = decisions.find(([a]) => a.type === "defer");
+      if (defer && !store.busy) {
+        draft.appendChild(html("button", { type: "button", class: "draft-defer", "data-action-index": String(defer[1]), "data-action-type": "defer" },
+          defer[0].label || "Let the other player choose"));
+      }
+      if (d.rolls.length) {
+        const rolls = html("ol", { class: "draft-rolls", "aria-label": "Draft rolls" });
+        const word = { drafted: "drafted", tie: "tie: both roll again", taken: "already taken: roll again", miss: "both missed", choice: "third miss: the higher roll chooses" };
+        for (const roll of d.rolls) {
+          const parts = [0, 1].map((s) => {
+            const face = roll.faces[s];
+            if (face === null || face === undefined) return null;
+            const fresh = roll.rolled.includes(s);
+            const n = d.numbers[face - 1];
+            return `${seatWord(state, s)} ${fresh ? "rolled" : "stands on"} ${face} (${n ? n.name : "?"})`;
+          }).filter(Boolean);
+          rolls.appendChild(html("li", { "data-outcome": roll.outcome }, `d8: ${parts.join(", ")} — ${word[roll.outcome] || roll.outcome}`));
+        }
+        draft.appendChild(rolls);
+        rolls.scrollTop = rolls.scrollHeight;
+      }
+    }
+    if (setup) {
+      const p = html("div", { class: "setup-rolls", "data-fact": "setup" });
+      const pairs = setup.rolls.map((pair, i) => `${seatWord(state, 0)} ${pair[0]}, ${seatWord(state, 1)} ${pair[1]}${i < setup.rolls.length - 1 ? " (tie: again)" : ""}`);
+      p.appendChild(html("p", {}, `Setup d10: ${pairs.join("; ")}.`));
+      const lower = setup.first_arranger;
+      const moves = setup.first_mover === null || setup.first_mover === undefined
+        ? `${seatWord(state, setup.higher)} (higher) chooses who moves first.`
+        : `${seatWord(state, setup.first_mover)} moves first.`;
+      p.appendChild(html("p", {}, `${seatWord(state, lower)} (lower) arranges first, ${seatWord(state, 1 - lower)} second; ${moves}`));
+      if (state.phase === "arrange" && setup.arranging !== null && setup.arranging !== undefined) {
+        p.appendChild(html("p", { class: "draft-ask" }, `${seatWord(state, setup.arranging)} is arranging: pick a creature in the tray, then a highlighted home space.`));
+      }
+      const orders = decisions.filter(([a]) => a.type === "choose_order");
+      if (orders.length && !store.busy) {
+        const row = html("div", { class: "row" });
+        for (const [action, index] of orders) {
+          row.appendChild(html("button", { type: "button", "data-action-index": String(index), "data-action-type": action.type }, action.label || humanise(action.move)));
+        }
+        p.appendChild(row);
+      }
+      draft.appendChild(p);
+    }
+  }
+
+  // --- trays: each seat's pieces off the board, the viewer's at the bottom -----------
+  function drawTrays(store, classified, state, seat, legend) {
+    const reserve = classified.reserve;
+    const other = seat === 0 ? 1 : 0;
+    const lists = [other, seat].map((s) => offBoard(state, s));
+    // Anything the actions can bring on that the view lists nowhere joins the viewer's tray.
+    const listed = new Set(lists.flat().map((p) => p.id));
+    for (const id of reserve.keys()) {
+      if (!listed.has(id)) lists[1].push({ id, kind: id, owner: seat, status: "to bring on" });
+    }
+    const key = keyOf(lists, [...reserve.keys()], store.selected, store.busy, seat);
+    if (key === keys.trays) return;
+    keys.trays = key;
+    const kinds = new Set([...Object.keys(legend), ...lists.flat().map((p) => p.kind)]);
+    const glyphs = monograms(kinds, legend);
+    [trayTop, trayBottom].forEach((tray, i) => {
+      const s = i === 0 ? other : seat;
+      const items = lists[i];
+      tray.innerHTML = "";
+      tray.hidden = items.length === 0;
+      tray.dataset.traySeat = String(s);
+      if (!items.length) return;
+      const heading = html("p", { class: "tray-title" });
+      heading.append(seatMark(state, s), " off the board");
+      tray.appendChild(heading);
+      for (const piece of items) {
+        const selectable = reserve.has(piece.id) && !store.busy;
+        const words = `${describePiece({ state }, piece, legend)}: ${piece.status}`;
+        const node = html(reserve.has(piece.id) ? "button" : "span", {
+          class: "tray-piece reserve-piece", "data-tray-piece": piece.id, "data-status": piece.status, "aria-label": words, title: words,
+        });
+        if (reserve.has(piece.id)) {
+          node.type = "button";
+          node.dataset.reservePiece = piece.id;
+          if (selectable) node.dataset.selectable = "";
+          node.setAttribute("aria-pressed", String(store.selected === piece.id));
+        }
+        const icon = el("svg", { viewBox: "-12 -12 24 24", class: "tray-token", "aria-hidden": "true" });
+        drawToken(el("g", { class: "piece" }, icon), piece, emblemOf(piece.kind, glyphs));
+        node.append(icon, html("span", { class: "tray-name" }, store.names[piece.id] || piece.name || nameOf(state, piece.kind)),
+          html("small", {}, piece.status));
+        tray.appendChild(node);
+      }
+    });
+  }
+
+  function update(store, classified, { seat, onBoard, legend }) {
+    lastStore = store;
+    const state = store.view.state || {};
+    drawZones(state, seat);
+    drawChoices(store, classified, state, seat, onBoard);
+    drawInfo(store, classified, state, onBoard);
+    drawDraft(store, classified, state);
+    drawTrays(store, classified, state, seat, legend);
+    showInfo();
+    setAttr(svg, "data-phase", state.phase || null);
+  }
+
+  return { update, pieceMarks };
+}
