@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.models import Player
 from app.realtime.broker import Broker
 from app.rules import get_ruleset
+from app.services import gm
 from app.services.errors import NotFound
 from app.services.matches import MatchService, Update, entry_for, match_view, seat_of
 
@@ -108,10 +109,11 @@ class Hub:
             if (
                 hint is not None
                 and hint.version == version
-                and all(v.version == version - 1 and v.player_id != hint.match.host_id for v in behind)
+                and all(v.version == version - 1 for v in behind)
+                and not (gm.is_gm_run(hint.match) and any(v.player_id == hint.match.host_id for v in behind))
             ):
                 # This process wrote it: everything the messages need is in hand (but
-                # for a GM, whose controls are read from the log).
+                # for a GM's, whose controls are read from the log).
                 match, ruleset = hint.match, get_ruleset(hint.match.ruleset)
                 finished = match.status == "finished"
                 messages = [
