@@ -134,3 +134,23 @@ def options_from_form(schema: dict[str, Any], prefix: str, form: FormData) -> di
     """The options object a form built by :func:`option_fields` posted."""
     values = {f.name.rsplit(".", 1)[1]: _value(f, form) for f in option_fields(schema, prefix)}
     return {k: v for k, v in values.items() if v is not None}
+
+
+def with_values(fields: list[OptionField], prefix: str, values: Any) -> list[OptionField]:
+    """``fields`` showing ``values`` (an options object, e.g. a match's current options)
+    instead of the schema's defaults. Fields the values do not mention keep their default."""
+    for option in fields:
+        value: Any = values
+        for key in option.name.removeprefix(f"{prefix}.").split("."):
+            if isinstance(value, dict) and key in value:
+                value = value[key]
+            elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+                value = value[int(key)]
+            else:
+                break
+        else:
+            if option.kind == "group":
+                with_values(option.children, prefix, values)
+            else:
+                option.default = value
+    return fields

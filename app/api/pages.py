@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app.api.deps import ServiceDep, SessionDep, SettingsDep
-from app.api.option_form import option_fields, options_from_form
+from app.api.option_form import option_fields, options_from_form, with_values
 from app.api.rulesets import ruleset_json
 from app.config import ROOT, Settings
 from app.models import Player
@@ -144,7 +144,19 @@ async def match_page(
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
     view = await service.view(match, player)
-    return page(request, "match.html", {"player": player, "view": view, "match_id": match.id})
+    context = {"player": player, "view": view, "match_id": match.id, "gm_fields": gm_option_fields(view)}
+    return page(request, "match.html", context)
+
+
+def gm_option_fields(view: dict[str, Any]) -> list[Any]:
+    """The options form of a GM-run match's host while it waits (its gm_set_options
+    control), prefilled with the match's current options; named ``options.…`` as
+    the server's validation messages name them."""
+    ruleset = registry().get(view["ruleset"])
+    if ruleset is None or not view["you"]["gm"] or view["status"] != "waiting":
+        return []
+    schema = ruleset.options_schema.model_json_schema()
+    return with_values(option_fields(schema, "options"), "options", view["options"])
 
 
 @router.get("/matches/{match_id}/table", response_class=HTMLResponse)

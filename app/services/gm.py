@@ -107,6 +107,17 @@ def host_actions(match: MatchLike, ruleset: Ruleset, undoable: int | None) -> li
     return actions
 
 
+def option_changes(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
+    """Every option whose value differs, by dotted path (``sheets.0.intellect``)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        keys = list(before) + [k for k in after if k not in before]
+        return [c for k in keys for c in option_changes(before.get(k), after.get(k), f"{path}{k}.")]
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        pairs = enumerate(zip(before, after, strict=True))
+        return [c for i, (b, a) in pairs for c in option_changes(b, a, f"{path}{i}.")]
+    return [] if before == after else [{"option": path.rstrip("."), "from": before, "to": after}]
+
+
 def replay(ruleset: Ruleset, options: dict[str, Any], seed: bytes, entries: Iterable[EntryLike]) -> Any:
     """The state the log gives, leaving out undone entries."""
     entries = list(entries)

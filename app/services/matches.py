@@ -217,11 +217,23 @@ def seat_of(match: Match | MatchRecord, player_id: str | None) -> int | None:
 def entry_for(ruleset: Ruleset, entry: dict[str, Any], seat: int | None, finished: bool) -> dict[str, Any]:
     """A log entry as ``seat`` may see it: another seat's private choices (an eote
     setting) show as ``{"type": "hidden"}`` until the match is over."""
-    if finished or entry["seat"] is None or entry["seat"] == seat:
+    if finished:
+        return entry
+    if entry["seat"] is None:  # a GM's undo names the undone action: hidden likewise
+        return {**entry, "events": [_undone_for(ruleset, e, seat) for e in entry["events"]]}
+    if entry["seat"] == seat:
         return entry
     if entry["action"].get("type") in ruleset.private_actions:
         return {**entry, "action": {"type": "hidden"}}
     return entry
+
+
+def _undone_for(ruleset: Ruleset, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    if event.get("type") != "undone" or event.get("seat") == seat:
+        return event
+    if (event.get("action") or {}).get("type") in ruleset.private_actions:
+        return {**event, "action": {"type": "hidden"}}
+    return event
 
 
 def player_json(player: Player | PlayerRecord | None) -> dict[str, str] | None:
@@ -614,11 +626,13 @@ class MatchService:
         if kind == "gm_set_options":
             if not isinstance(control["options"], dict):
                 raise Invalid("options: must be an object")
+            before = match.options
             try:
                 match.options = ruleset.options(control["options"]).model_dump(mode="json")
             except ValidationError as error:
                 raise Invalid(describe_validation(error, "options")) from None
-            return [{"type": "options_changed", "options": match.options}]
+            changes = gm.option_changes(before, match.options)
+            return [{"type": "options_changed", "options": match.options, "changes": changes}]
         if kind in ("gm_pause", "gm_resume"):
             match.paused = kind == "gm_pause"
             return [{"type": "paused" if match.paused else "resumed"}]

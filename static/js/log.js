@@ -1,6 +1,7 @@
 // The match log in words: every action and every roll. Knows the common event
 // shapes and falls back to a plain reading of any other event.
 
+import { describeGmEvent } from "./gm-words.js";
 import { humanise, pieceName, seatLabel, seatName } from "./state.js";
 
 export function describeRoll(store, roll) {
@@ -31,7 +32,7 @@ export function registerEventWords(kind, describe) {
 export function describeEvent(store, event) {
   const view = store.view;
   const special = kindWords.get(view && view.state && view.state.kind);
-  const words = special ? special(store, event) : null;
+  const words = (special ? special(store, event) : null) || describeGmEvent(store, event);
   if (words) return words;
   const name = (id) => pieceName(store, id);
   switch (event.type) {

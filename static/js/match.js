@@ -1,5 +1,6 @@
 // The match page: wires the store, the network, the renderer and the input together.
 
+import { attachGm } from "./gm.js";
 import { attachInput } from "./input.js";
 import { connectMatch } from "./net.js";
 import { createRenderer } from "./render.js";
@@ -107,6 +108,7 @@ function sendAction(action) {
 }
 
 attachInput(root, store, { sendAction, classified: () => renderer.classified });
+attachGm(root, store);
 
 // Copy buttons beside the invite and spectator links.
 root.addEventListener("click", async (event) => {

@@ -217,6 +217,16 @@ async def test_another_seats_hidden_setting_stays_hidden_in_the_log(client):
     anyone = (await client.get(url)).json()["events"]
     assert own[-1]["action"]["type"] == "set_piece"
     assert other[-1]["action"] == {"type": "hidden"} and anyone[-1]["action"] == {"type": "hidden"}
+    undo = await table.control("gm_undo")
+    assert undo.status_code == 200, undo.text
+    own, other, anyone = [
+        (await client.get(url, headers=who)).json()["events"][-1]["events"][0]
+        for who in (table.players[seat]["headers"], table.players[1 - seat]["headers"], {})
+    ]
+    assert own["type"] == "undone" and own["action"]["type"] == "set_piece"
+    assert other["action"] == {"type": "hidden"} and anyone["action"] == {"type": "hidden"}, (
+        "the undo does not reveal the undone hidden setting"
+    )
 
 
 async def test_the_gm_edits_character_sheets_before_the_start_and_bad_values_are_refused(client):
@@ -228,6 +238,10 @@ async def test_the_gm_edits_character_sheets_before_the_start_and_bad_values_are
     sheets[1]["strain_threshold"] = 14
     accepted = await table.send(table.host, {**edit, "options": {**edit["options"], "sheets": sheets}})
     assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["events"][0]["changes"] == [
+        {"option": "sheets.0.intellect", "from": 2, "to": 5},
+        {"option": "sheets.1.strain_threshold", "from": 12, "to": 14},
+    ]
     after = await table.view()
     assert (
         after["options"]["sheets"][0]["intellect"] == 5

@@ -75,5 +75,6 @@ def test_options_of_other_rulesets_and_hosting_without_a_seat(web_server, new_co
     assert match["options"]["center_point"] == "off" and match["options"]["points_to_win"] == 7
     assert all(seat["player"] is None for seat in match["seats"])
     expect(page.locator("#role")).to_have_text("You host this match.")
-    expect(page.locator("[data-invite-seat='0']")).to_be_visible()
-    expect(page.locator("[data-invite-seat='1']")).to_be_visible()
+    # A GM's invite links are in the Seats panel, with each seat's state.
+    expect(page.locator("[data-gm-invite-link='0']")).to_be_visible()
+    expect(page.locator("[data-gm-invite-link='1']")).to_be_visible()
