@@ -10,10 +10,6 @@ from tests.browser.conftest import join_match, new_match, new_player, signed_in
 from tests.browser.helpers import acting_page, play_any, view, wait_for_version
 
 BOARD_RULESETS = sorted(r.id for r in registry().values() if r.view_kind == "board")
-OWN_RENDERERS = {"board", "eote"}  # static/js/renderers.js
-OTHER_RULESETS = sorted(
-    r.id for r in registry().values() if r.view_kind not in OWN_RENDERERS and r.seats == 2
-)
 
 
 def seated_pages(server, new_context, ruleset: str):
@@ -50,20 +46,3 @@ def test_every_board_ruleset_draws_its_board_and_plays(ruleset, web_server, new_
     for i, page in enumerate(pages):
         page.screenshot(path=artifacts / f"ruleset-{ruleset}-{i}.png", full_page=True)
         assert page.js_errors == []  # type: ignore[attr-defined]
-
-
-@pytest.mark.parametrize("ruleset", OTHER_RULESETS)
-def test_a_kind_without_a_renderer_is_still_readable_and_playable(
-    ruleset, web_server, new_context, artifacts
-):
-    pages = seated_pages(web_server, new_context, ruleset)
-    for page in pages:
-        expect(page.locator(".fallback-state dt").first).to_be_visible()
-    match = view(pages[0])
-    if match["status"] == "active" and match["to_act"]:
-        page = acting_page(pages)
-        before = play_any(page)
-        for each in pages:
-            wait_for_version(each, before + 1)
-    pages[0].screenshot(path=artifacts / f"ruleset-{ruleset}.png", full_page=True)
-    assert all(page.js_errors == [] for page in pages)  # type: ignore[attr-defined]
