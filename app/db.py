@@ -8,6 +8,7 @@ import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -19,9 +20,16 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
+def json_text(value: Any) -> str:
+    """JSON as text, fast (orjson): states, actions and events in the database and
+    every websocket frame go through here."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
+    codec = {"json_serializer": json_text, "json_deserializer": orjson.loads}
     if is_sqlite(url):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, **codec)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -36,7 +44,7 @@ def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
     # No pre-ping: it would cost a round trip on every checkout (every action). A
     # connection that the database dropped fails its statement, and SQLAlchemy then
     # invalidates the whole pool, so one request sees a restart of PostgreSQL.
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=3600)
+    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=3600, **codec)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

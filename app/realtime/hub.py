@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,12 +11,13 @@ from typing import Any
 from fastapi import WebSocket
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db import json_text
 from app.models import Player
 from app.realtime.broker import Broker
 from app.rules import get_ruleset
 from app.services import gm
 from app.services.errors import NotFound
-from app.services.matches import MatchService, Update, entry_for, match_view, seat_of
+from app.services.matches import MatchService, Update, entry_for, load_record, match_view, seat_of
 
 
 @dataclass(eq=False)
@@ -42,7 +42,7 @@ class Viewer:
     async def write(self, message: dict[str, Any]) -> bool:
         """Send without taking ``send_lock``: for a caller that already holds it."""
         try:
-            await self.websocket.send_text(json.dumps(message))
+            await self.websocket.send_text(json_text(message))
             return True
         except Exception:  # a closed or broken socket: the reader side cleans up
             return False
@@ -146,7 +146,7 @@ class Hub:
         async with self.sessionmaker() as session:
             service = MatchService(session)
             try:
-                match = await service.get(match_id)
+                match = await load_record(await session.connection(), match_id)
             except NotFound:
                 return []
             entries = await service.all_entries(match, after=min(v.version for v in behind))

@@ -164,6 +164,12 @@ _WRITE_ACTION_PG = text(
     *(bindparam(name, type_=DateTime(timezone=True)) for name in ("updated_at", "at")),
 )
 _RECORD_FIELDS = [name for name in MatchRecord.__dataclass_fields__ if name in MATCHES.c]
+_ENTRIES_QUERY = (
+    select(*(MATCH_LOG.c[name] for name in ("version", "seat", "action", "events", "at", "dice_from")))
+    .where(MATCH_LOG.c.match_seq == bindparam("seq"), MATCH_LOG.c.version > bindparam("after"))
+    .order_by(MATCH_LOG.c.version)
+    .limit(bindparam("limit"))
+)
 
 
 async def load_record(connection: AsyncConnection, match_id: str) -> MatchRecord:
@@ -330,13 +336,8 @@ class MatchService:
     ) -> list[dict[str, Any]]:
         """Log entries after version ``after``, unredacted: pass each through
         :func:`entry_for` before a viewer sees it."""
-        rows = await self.session.scalars(
-            select(LogEntry)
-            .where(LogEntry.match_seq == match.seq, LogEntry.version > after)
-            .order_by(LogEntry.version)
-            .limit(limit)
-        )
-        return [entry_json(e) for e in rows]
+        rows = await self.session.execute(_ENTRIES_QUERY, {"seq": match.seq, "after": after, "limit": limit})
+        return [entry_json(row) for row in rows]
 
     async def _log_rows(self, match: Match | MatchRecord) -> list[LogEntry]:
         rows = await self.session.scalars(
@@ -717,7 +718,8 @@ class MatchService:
         return None
 
 
-def entry_json(entry: LogEntry) -> dict[str, Any]:
+def entry_json(entry: Any) -> dict[str, Any]:
+    """A log entry (a row or a :class:`LogEntry`) as the API shows it."""
     return {
         "version": entry.version,
         "seat": entry.seat,
