@@ -24,7 +24,10 @@ class Settings(BaseSettings):
     """Request bodies and websocket frames larger than this are refused."""
     cookie_name: str = "dejarik_token"
     cookie_secure: bool = False
-    db_pool_size: int = 10
+    db_pool_size: int = 30
+    """PostgreSQL connections per process (and as many again on demand). A pool much
+    smaller than the number of actions in flight makes some wait far longer than
+    others: at 100 busy matches, 10 gave a p99 of 0.9 s, 50 gave 0.27 s."""
 
 
 @cache

@@ -17,6 +17,7 @@ from app.migrate import upgrade
 from app.realtime import ws
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
+from app.services.matches import RecentMatches
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -29,6 +30,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
         app.state.hub = Hub(app.state.sessionmaker, make_broker(settings.broker_url))
+        app.state.recent = RecentMatches()
         await app.state.hub.start()
         try:
             yield

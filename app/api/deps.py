@@ -63,7 +63,7 @@ CurrentPlayer = Annotated[Player, Depends(current_player)]
 
 
 def get_service(request: Request, session: SessionDep) -> MatchService:
-    return MatchService(session, request.app.state.hub.publish)
+    return MatchService(session, request.app.state.hub.publish, request.app.state.recent)
 
 
 ServiceDep = Annotated[MatchService, Depends(get_service)]

@@ -94,7 +94,7 @@ async def _handle(app: Any, viewer: Viewer, raw: str | bytes) -> dict[str, Any] 
     # version, which the hub may have ready before this handler resumes.
     async with viewer.send_lock:
         async with app.state.sessionmaker() as session:
-            service = MatchService(session, app.state.hub.publish)
+            service = MatchService(session, app.state.hub.publish, app.state.recent)
             try:
                 applied = await service.act(viewer.match_id, viewer.player, action, version)
                 reply = {"type": "ack", "id": client_id, "version": applied.version}

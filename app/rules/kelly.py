@@ -144,6 +144,18 @@ class Kelly(Ruleset[KellyState]):
                 actions += self.piece_actions(state, piece, occupied)
         return actions
 
+    def can_act(self, state: KellyState, seat: int) -> bool:
+        """Whether ``seat`` has any move or attack: ``bool(turn_actions(...))``, but it
+        stops at the first piece that can act and never works out attack odds."""
+        occupied = self.occupied(state)
+        taken = frozenset(occupied)
+        return any(
+            move_paths(piece.at, self.creatures[piece.kind].movement, taken)
+            or self.attack_targets(state, piece, occupied)
+            for piece in self.living(state, seat)
+            if self.may_act_with(state, piece)
+        )
+
     def piece_actions(self, state: KellyState, piece: Piece, occupied: dict[str, Piece]) -> list[Action]:
         """The moves and attacks of one piece."""
         movement = self.creatures[piece.kind].movement
@@ -332,7 +344,7 @@ class Kelly(Ruleset[KellyState]):
             if state.actions_left <= 0:
                 self._end_turn(state, events)
                 continue
-            if self.turn_actions(state, state.turn):
+            if self.can_act(state, state.turn):
                 return
             events.append({"type": "pass", "seat": state.turn, "reason": "no legal action"})
             state.actions_left -= 1

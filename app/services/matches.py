@@ -8,7 +8,10 @@ commit. REST and websocket both call it; nothing else writes a match.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -26,7 +29,7 @@ from app.rules import UnknownRuleset, get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES, Action, Event, IllegalAction, Ruleset
 from app.rules.dice import Dice, commitment, new_seed
 from app.services import gm
-from app.services.errors import Conflict, Forbidden, Invalid, NotFound
+from app.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 
 STATUSES = ("waiting", "active", "finished")
 
@@ -195,6 +198,36 @@ async def load_record(connection: AsyncConnection, match_id: str) -> MatchRecord
     )
 
 
+class RecentMatches:
+    """This process's last committed record and state of the matches it played lately.
+
+    Only ever a shortcut: the write of an action is guarded by the version it was
+    checked at, so an entry that went stale (another process moved the match on)
+    makes that write fail, and the service then answers from the database. A hit
+    saves reading the match and decoding its state on every action.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, tuple[MatchRecord, Any]] = OrderedDict()
+
+    def get(self, match_id: str, version: int) -> tuple[MatchRecord, Any] | None:
+        hit = self._entries.get(match_id)
+        if hit is None or hit[0].version != version:
+            return None
+        self._entries.move_to_end(match_id)
+        return hit
+
+    def put(self, record: MatchRecord, state: Any) -> None:
+        self._entries[record.id] = (record, state)
+        self._entries.move_to_end(record.id)
+        if len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def forget(self, match_id: str) -> None:
+        self._entries.pop(match_id, None)
+
+
 def describe_validation(error: ValidationError, prefix: str = "") -> str:
     """``options.turns_without_kill: Input should be ...; …`` — every failing field named."""
     parts = []
@@ -293,9 +326,12 @@ def match_view(
 
 
 class MatchService:
-    def __init__(self, session: AsyncSession, publish: Publish = _publish_nothing) -> None:
+    def __init__(
+        self, session: AsyncSession, publish: Publish = _publish_nothing, recent: RecentMatches | None = None
+    ) -> None:
         self.session = session
         self.publish = publish
+        self.recent = recent
 
     # --- reading -----------------------------------------------------------------
 
@@ -466,20 +502,43 @@ class MatchService:
         if gm.is_gm_action(action):
             return await self.run_table(match_id, player, action, version)
         # The hot path of every server, in SQLAlchemy Core (no ORM unit of work): one
-        # query reads the match with its seats and players; the write is guarded by the
-        # version read. On PostgreSQL the read needs no transaction and the write is a
-        # single statement (UPDATE … RETURNING feeding the INSERT of the log entry),
-        # committed on its own: two round trips in all.
+        # query reads the match with its seats and players (none when this process
+        # holds the current copy); the write is guarded by the version read. On
+        # PostgreSQL the write is a single statement (UPDATE … RETURNING feeding the
+        # INSERT of the log entry), committed on its own.
+        recent = self.recent.get(match_id, version) if self.recent is not None else None
+        if recent is not None:
+            # This process's copy of the match has the version the player saw: act on
+            # it. On any refusal, answer again from the database (the copy may be stale).
+            try:
+                return await self._on_connection(
+                    lambda connection: self._act(connection, match_id, player, action, version, recent)
+                )
+            except ServiceError:
+                self.recent.forget(match_id)
+        return await self._on_connection(
+            lambda connection: self._act(connection, match_id, player, action, version)
+        )
+
+    async def _on_connection(self, work: Callable[[AsyncConnection], Awaitable[Applied]]) -> Applied:
+        """Run ``work`` on a connection: on PostgreSQL an autocommit one (the write is
+        one statement), on SQLite the session's (its writers take turns)."""
         engine = self.session.bind
         if isinstance(engine, AsyncEngine) and engine.dialect.name == "postgresql":
             async with autocommit(engine).connect() as connection:
-                return await self._act(connection, match_id, player, action, version)
-        return await self._act(await self.session.connection(), match_id, player, action, version)
+                return await work(connection)
+        return await work(await self.session.connection())
 
     async def _act(
-        self, connection: AsyncConnection, match_id: str, player: Player, action: Any, version: int
+        self,
+        connection: AsyncConnection,
+        match_id: str,
+        player: Player,
+        action: Any,
+        version: int,
+        recent: tuple[MatchRecord, Any] | None = None,
     ) -> Applied:
-        match = await load_record(connection, match_id)
+        match, state = recent if recent is not None else (await load_record(connection, match_id), None)
         ruleset = get_ruleset(match.ruleset)
         seat = seat_of(match, player.id)
         if seat is None:
@@ -498,7 +557,8 @@ class MatchService:
             raise Conflict("the match is over")
         if match.paused:
             raise Conflict("the host has paused the match")
-        state = ruleset.load_state(match.state)
+        if state is None:
+            state = ruleset.load_state(match.state)
         kind = action.get("type") if isinstance(action, dict) else None
         waiting_for = ruleset.to_act(state)
         anytime = isinstance(kind, str) and kind in COMMON_ACTION_TYPES  # resign, draw offers
@@ -573,8 +633,11 @@ class MatchService:
             raise Conflict(
                 "another action was applied first; fetch the match and try again", version=current.version
             )
-        for key, value in changes.items():
-            setattr(match, key, value)
+        # A new record, not the old one changed: an update still on its way to the
+        # viewers may hold the old one.
+        match = dataclasses.replace(match, **changes)
+        if self.recent is not None:
+            self.recent.put(match, new_state)
         entry["at"] = now.isoformat()
         await self.publish(match.id, match.version, Update(match, new_state, entry))
         return Applied(match.version, events)

@@ -128,3 +128,20 @@ def test_every_seat_may_resign_and_offer_a_draw(ruleset_id):
     assert ruleset.outcome(agreed).winner is None
     with pytest.raises(IllegalAction):
         ruleset.apply(agreed, 0, {"type": "resign"}, Dice(b"x"))
+
+
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if hasattr(registry()[r], "can_act")])
+def test_can_act_agrees_with_the_listed_actions(ruleset_id):
+    """The kelly family's shortcut "does this seat have any move or attack?" must give
+    the same answer as listing them, or a turn would be passed (or not) wrongly."""
+    ruleset = registry()[ruleset_id]
+    for game in range(4):
+        _, _, states = play_randomly(ruleset, 300 + game)
+        for state in states:
+            if (
+                ruleset.outcome(state) is None
+                and getattr(state, "push", None) is None
+                and hasattr(state, "turn")
+            ):
+                for seat in (0, 1):
+                    assert ruleset.can_act(state, seat) == bool(ruleset.turn_actions(state, seat))
