@@ -16,14 +16,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+import asyncpg
 from pydantic import ValidationError
-from sqlalchemy import JSON, DateTime, bindparam, exists, insert, or_, select, text, update
+from sqlalchemy import bindparam, exists, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.db import autocommit, write_lock
+from app.db import autocommit, json_text, write_lock
 from app.models import LogEntry, Match, Player, Seat, utcnow
 from app.rules import UnknownRuleset, get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES, Action, Event, IllegalAction, Ruleset
@@ -148,24 +149,20 @@ _WRITE_MATCH = (
     )
 )
 _APPEND_LOG = insert(MATCH_LOG)
-_WRITE_ACTION_PG = text(
-    """
+# One statement writes an action on PostgreSQL: the guarded UPDATE of the match feeds
+# the INSERT of its log entry, so a lost race inserts nothing. Sent straight through
+# asyncpg (prepared once per connection): this is every action's only round trip.
+_WRITE_ACTION_PG = """
     WITH written AS (
         UPDATE matches
-        SET version = :version, state = CAST(:state AS JSON), dice_count = :dice_count,
-            status = :status, result = CAST(:result AS JSON), updated_at = :updated_at
-        WHERE seq = :b_seq AND version = :b_version
+        SET version = $1, state = $2::json, dice_count = $3, status = $4, result = $5::json,
+            updated_at = $6
+        WHERE seq = $7 AND version = $8
         RETURNING seq
     )
     INSERT INTO match_log (match_seq, version, seat, action, events, "at", dice_from)
-    SELECT seq, CAST(:version AS INTEGER), CAST(:seat AS INTEGER), CAST(:action AS JSON),
-           CAST(:events AS JSON), CAST(:at AS TIMESTAMP WITH TIME ZONE), CAST(:dice_from AS INTEGER)
-    FROM written
-    """
-).bindparams(
-    *(bindparam(name, type_=JSON()) for name in ("state", "result", "action", "events")),
-    *(bindparam(name, type_=DateTime(timezone=True)) for name in ("updated_at", "at")),
-)
+    SELECT seq, $1, $9, $10::json, $11::json, $6, $12 FROM written
+"""
 _RECORD_FIELDS = [name for name in MatchRecord.__dataclass_fields__ if name in MATCHES.c]
 _ENTRIES_QUERY = (
     select(*(MATCH_LOG.c[name] for name in ("version", "seat", "action", "events", "at", "dice_from")))
@@ -594,19 +591,16 @@ class MatchService:
         }
         lost = False
         if connection.dialect.name == "postgresql":
+            driver = (await connection.get_raw_connection()).driver_connection
             try:
-                written = await connection.execute(
+                status = await driver.execute(
                     _WRITE_ACTION_PG,
-                    {
-                        "b_seq": match.seq,
-                        "b_version": match.version,
-                        **changes,
-                        **entry,
-                        "dice_from": match.dice_count,
-                    },
+                    *(changes["version"], json_text(changes["state"]), changes["dice_count"]),
+                    *(changes["status"], json_text(changes["result"]), now, match.seq, match.version),
+                    *(seat, json_text(chosen), json_text(events), match.dice_count),
                 )
-                lost = written.rowcount != 1
-            except IntegrityError:
+                lost = status != "INSERT 0 1"
+            except asyncpg.UniqueViolationError:
                 lost = True
         else:
             async with write_lock(self.session):
