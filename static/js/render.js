@@ -7,7 +7,7 @@ import { showRolls } from "./dice.js";
 import { describeEntry, describeEvent } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { monograms } from "./renderers/board.js";
-import { actionLabel, classifyActions, humanise, pieceName, seatLabel, targetsOf } from "./state.js";
+import { actionLabel, classifyActions, countsActions, humanise, pieceName, seatLabel, targetsOf } from "./state.js";
 
 export const RENDER_MEASURE = "dejarik-render";
 
@@ -95,7 +95,7 @@ export function createRenderer(root, store) {
       } else {
         turn = yours ? `Your turn (${seatLabel(view, mySeat)}).` : `${names} to act.`;
       }
-      if (typeof state.actions_left === "number") {
+      if (countsActions(state)) {
         left = `${state.actions_left} action${state.actions_left === 1 ? "" : "s"} left this turn`;
       }
     }

@@ -116,3 +116,10 @@ export function actionLabel(store, action) {
   }
   return parts.join(" ");
 }
+
+// Whether "N actions left" means anything now: only while a turn of actions is
+// under way (not during a draft or set-up phase, nor between simeone activations).
+export function countsActions(state) {
+  const left = state.actions_left;
+  return typeof left === "number" && left > 0 && (state.phase === undefined || state.phase === "play");
+}

@@ -7,7 +7,7 @@ import { describeEntry, describeEvent } from "./log.js";
 import { connectMatch } from "./net.js";
 import { rendererFor } from "./renderers.js";
 import { stepWords } from "./renderers/eote.js";
-import { createStore, rememberNames, seatLabel } from "./state.js";
+import { countsActions, createStore, rememberNames, seatLabel } from "./state.js";
 
 const LOG_LINES = 6;
 const ROLL_EVENTS = ["roll", "combat", "battle"];
@@ -89,7 +89,7 @@ function renderTurn(view) {
   else if (state.kind === "eote") turn = stepWords(view).filter(Boolean).join(": ");
   else {
     turn = `${(view.to_act || []).map((s) => seatLabel(view, s)).join(" and ")} to act.`;
-    if (typeof state.actions_left === "number") {
+    if (countsActions(state)) {
       turn += ` ${state.actions_left} action${state.actions_left === 1 ? "" : "s"} left.`;
     }
   }

@@ -161,6 +161,7 @@ def test_dalsiandon_draft_decisions_by_buttons_then_arrangement_from_the_tray(
                 expect(card).to_have_attribute("data-taken-by", str(n["taken_by"]))
     expect(page.locator(".draft-pick")).to_have_count(2)
     expect(other.locator(".draft-pick")).to_have_count(0)
+    expect(page.locator("#actions-left")).to_be_hidden()  # no "2 actions left" during a draft
     expect(page.locator(".draft-ask")).to_contain_text("Three misses")
     shots(page, artifacts, "dalsiandon-draft")
 
