@@ -17,7 +17,7 @@ from app.migrate import upgrade
 from app.realtime import ws
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
-from app.services.matches import RecentMatches
+from app.services.records import RecentMatches
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -17,7 +17,8 @@ from app.realtime.broker import Broker
 from app.rules import get_ruleset
 from app.services import gm
 from app.services.errors import NotFound
-from app.services.matches import MatchService, Update, entry_for, load_record, match_view, seat_of
+from app.services.matches import MatchService, entry_for, match_view, seat_of
+from app.services.records import Update, load_record
 
 
 @dataclass(eq=False)
