@@ -12,17 +12,24 @@ from websockets.asyncio.client import connect
 
 from app.config import Settings
 from tests.api.helpers import start_match, view
-from tests.conftest import IN_CI, LiveServer
+from tests.conftest import IN_CI, POSTGRES_ADMIN, LiveServer, _admin
 from tests.realtime.test_ws import receive, socket_url
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
-def broker_url(kind: str, database_url: str) -> str:
+async def broker_url(kind: str, database_url: str) -> str:
     if kind == "postgresql":
-        if not database_url.startswith("postgresql"):
-            pytest.skip("LISTEN/NOTIFY fan-out is tested on the PostgreSQL database")
-        return database_url.replace("postgresql+asyncpg://", "postgresql://")
+        if database_url.startswith("postgresql"):
+            return database_url.replace("postgresql+asyncpg://", "postgresql://")
+        # An embedded SQLite database can still fan out through a PostgreSQL server.
+        try:
+            await _admin("SELECT 1")
+        except Exception as error:
+            if IN_CI:
+                pytest.fail(f"PostgreSQL is not reachable at {POSTGRES_ADMIN}: {error}")
+            pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_ADMIN}")
+        return POSTGRES_ADMIN
     import redis
 
     try:
@@ -36,7 +43,7 @@ def broker_url(kind: str, database_url: str) -> str:
 
 @pytest.mark.parametrize("broker", ["postgresql", "redis"])
 async def test_an_action_on_one_server_reaches_a_viewer_on_another(database_url, broker):
-    url = broker_url(broker, database_url)
+    url = await broker_url(broker, database_url)
     first = LiveServer(Settings(database_url=database_url, broker_url=url)).start()
     second = LiveServer(Settings(database_url=database_url, broker_url=url)).start()
     try:
