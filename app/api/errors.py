@@ -8,6 +8,7 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -40,6 +41,17 @@ def install_error_handlers(app: FastAPI) -> None:
                 "errors": json.loads(json.dumps(error.errors(), default=str)),
             },
             status_code=422,
+        )
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(_request: Request, error: DBAPIError) -> JSONResponse:
+        # A connection the database dropped (a restart) fails once; SQLAlchemy then
+        # discards the pool, so a retry finds fresh connections. Nothing was written.
+        log.warning("database error: %s", error)
+        return JSONResponse(
+            {"detail": "the database is unavailable right now; nothing was changed, please retry"},
+            status_code=503,
+            headers={"Retry-After": "1"},
         )
 
     @app.exception_handler(HTTPException)

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import DBAPIError
 
 from app.realtime.hub import Viewer
 from app.services.errors import NotFound, ServiceError
@@ -100,5 +101,9 @@ async def _handle(app: Any, viewer: Viewer, raw: str | bytes) -> dict[str, Any] 
                 reply = {"type": "ack", "id": client_id, "version": applied.version}
             except ServiceError as error:
                 reply = _error(client_id, error.status, error.message, **error.extra)
+            except DBAPIError:  # a connection the database dropped: see app/api/errors.py
+                reply = _error(
+                    client_id, 503, "the database is unavailable right now; nothing was changed, please retry"
+                )
         await viewer.write(reply)
     return None

@@ -1,0 +1,62 @@
+"""A database connection that PostgreSQL drops (a restart) costs one clear 503, not a
+500, and loses nothing; the next request works."""
+
+from __future__ import annotations
+
+import asyncpg
+import httpx
+import pytest
+
+from app.config import Settings
+from tests.api.helpers import start_match, view
+from tests.conftest import LiveServer, postgres_database
+
+
+async def drop_server_connections(database_url: str) -> int:
+    dsn = database_url.replace("postgresql+asyncpg://", "postgresql://")
+    connection = await asyncpg.connect(dsn)
+    try:
+        return len(
+            await connection.fetch(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+    finally:
+        await connection.close()
+
+
+@pytest.fixture
+def postgres_server():
+    """A server of its own on a PostgreSQL database of its own (SQLite has no
+    connection to drop)."""
+    databases = postgres_database()
+    url = next(databases)
+    server = LiveServer(Settings(database_url=url)).start()
+    yield server
+    server.stop()
+    next(databases, None)
+
+
+async def test_dropped_connections_cost_one_retry_and_nothing_else(postgres_server):
+    async with httpx.AsyncClient(base_url=postgres_server.url) as client:
+        await play_through_an_outage(client, postgres_server.settings.database_url)
+
+
+async def play_through_an_outage(client, database_url):
+    match, players = await start_match(client)
+    seat = match["to_act"][0]
+    mine = await view(client, match["id"], players[seat])
+    move = next(a for a in mine["legal_actions"] if a["type"] == "move")
+    assert await drop_server_connections(database_url) > 0
+    url = f"/api/v1/matches/{match['id']}/actions"
+    body = {"action": move, "version": mine["version"]}
+    statuses = []
+    for _ in range(3):  # the first may meet a dead connection: 503, then a retry works
+        response = await client.post(url, json=body, headers=players[seat]["headers"])
+        statuses.append(response.status_code)
+        if response.status_code == 200:
+            break
+        assert response.status_code == 503 and "retry" in response.json()["detail"]
+    assert statuses == [503, 200], "one clear refusal, then the retry works"
+    assert (await view(client, match["id"]))["version"] == mine["version"] + 1, "applied exactly once"
