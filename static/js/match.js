@@ -45,6 +45,8 @@ function applyView(message, newEntries, live) {
   const patch = { view, entries: merged.entries, busy: false, menu: null, confirm: null };
   patch.selected = selectionFor(view);
   if (rolls) patch.rolls = rolls;
+  const undone = merged.fresh.flatMap((e) => e.events || []).filter((e) => e.type === "undone");
+  if (undone.length) patch.undone = [...store.undone, ...undone.map((e) => e.version)];
   store.update(patch);
 }
 

@@ -296,6 +296,8 @@ export function createRenderer(root, store) {
 
   function renderRolls() {
     const rolls = store.rolls;
+    // The dice of an action the game master undid stay shown, marked as not counting.
+    parts.dice.dataset.undone = String(Boolean(rolls && store.undone.includes(rolls.version)));
     if (!rolls || rolls === shownRolls) return;
     shownRolls = rolls;
     showRolls(parts.dice, store, rolls.events, () => {

@@ -16,6 +16,7 @@ export function createStore(initial = {}) {
     entries: [],           // match log entries, oldest first
     names: {},             // piece id -> display name, kept after a piece is gone
     rolls: null,           // {version, events} of the latest update with dice, to animate
+    undone: [],            // versions a game master undid (their dice no longer count)
     ...initial,
     update(patch) {
       Object.assign(store, patch);

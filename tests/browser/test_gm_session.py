@@ -263,6 +263,10 @@ def test_a_gm_runs_a_table_session_in_the_browser(web_server, new_context, artif
                         "data-at", piece["at"]
                     )
         assert tv_state["pieces"] == before[0]["pieces"]
+    if ruleset == "kelly":  # (eote draws its dice on its own table)
+        for page in session.players:
+            expect(page.locator("#dice-tray")).to_have_attribute("data-undone", "true")
+            expect(page.locator("#dice-tray .roll").first).to_be_visible()
     session.check_log(f"The game master undid #{rolled_at}, ")
     session.check_log("Its dice stay in the log")
     for page in session.players:
