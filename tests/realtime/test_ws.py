@@ -173,3 +173,31 @@ async def test_a_signed_in_browser_can_still_watch_as_a_spectator(client, live_s
         additional_headers={"Cookie": f"dejarik_token={players[seat]['token']}"},
     ) as socket:
         assert (await receive(socket, "snapshot"))["you"]["seat"] == seat, "the cookie alone signs in"
+
+
+async def test_two_players_play_kelly_to_a_finish_over_websockets_alone(client, live_server):
+    import random
+
+    match, players = await start_match(client)
+    rng = random.Random(11)
+    async with (
+        connect(socket_url(live_server, match["id"], players[0])) as blue,
+        connect(socket_url(live_server, match["id"], players[1])) as red,
+    ):
+        sockets = [blue, red]
+        latest = [await receive(s, "snapshot") for s in sockets]
+        for turn in range(5000):
+            if latest[0]["status"] == "finished":
+                break
+            seat = latest[0]["to_act"][0]
+            mine = latest[seat]
+            action = rng.choice([a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES])
+            await sockets[seat].send(
+                json.dumps({"type": "action", "action": action, "version": mine["version"], "id": turn})
+            )
+            # The actor gets its ack before the update; both get the update.
+            assert (await receive(sockets[seat], "ack"))["version"] == mine["version"] + 1
+            latest = [await receive(s, "update") for s in sockets]
+            assert latest[0]["version"] == latest[1]["version"] == mine["version"] + 1
+        assert latest[0]["status"] == "finished" and latest[0]["result"]["reason"]
+        assert latest[0]["seed"], "the seed is revealed at the end"
