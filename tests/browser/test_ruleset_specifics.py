@@ -309,9 +309,8 @@ def test_simeone_scores_stun_and_push_off_the_board(web_server, new_context, art
     match_id, players, mine = play_until(
         lambda _, v: any(a.get("to") == "off" for a in v["legal_actions"]), (match_id, players)
     )
-    chooser = mine["you"]["seat"]
-    pages = [open_page(web_server, new_context, players[chooser], match_id)]
-    page = pages[chooser]
+    chooser = mine["you"]["seat"]  # the pusher: either seat, as the dice fell
+    page = open_page(web_server, new_context, players[chooser], match_id)
     wait_for_version(page, mine["version"])
     state = mine["state"]
     for seat in (0, 1):
