@@ -33,20 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.config import Settings  # noqa: E402
+from app.rules.base import COMMON_ACTION_TYPES as COMMON  # noqa: E402
+from tests.browser.conftest import CHROMIUM_ARGS  # noqa: E402
 from tests.conftest import LiveServer  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 RENDER_TIMES = "performance.getEntriesByName('dejarik-render').map(m => m.duration)"
 """Every render of the page; the first draws the board from the snapshot, the rest are updates."""
-COMMON = {"resign", "offer_draw", "accept_draw", "decline_draw"}
 
 
 def player(http: httpx.Client, name: str) -> dict[str, Any]:

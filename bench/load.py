@@ -47,11 +47,12 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.rules.base import COMMON_ACTION_TYPES as COMMON
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 POSTGRES_ADMIN = os.environ.get("BENCH_POSTGRES_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 POSTGRES_DB = "dejarik_bench"
-COMMON = frozenset({"resign", "offer_draw", "accept_draw", "decline_draw"})
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 

@@ -2,7 +2,7 @@
 
 import { attachGm } from "./gm.js";
 import { attachInput } from "./input.js";
-import { connectMatch } from "./net.js";
+import { followMatch } from "./net.js";
 import { createRenderer } from "./render.js";
 import { classifyActions, createStore, rememberNames } from "./state.js";
 
@@ -63,40 +63,11 @@ async function loadHistory() {
   } catch { historyLoaded = false; }
 }
 
-function onMessage(message) {
-  const current = store.view;
-  switch (message.type) {
-    case "snapshot":
-      applyView(message, message.missed || [], Boolean(current));
-      loadHistory();
-      break;
-    case "update": {
-      if (current && message.version <= current.version) return;
-      const entries = message.entries || [];
-      if (current && entries.length && entries[0].version > current.version + 1) {
-        net.sync(current.version);  // a gap: ask for a snapshot with what was missed
-        return;
-      }
-      applyView(message, entries, true);
-      break;
-    }
-    case "ack":
-      if (store.busy) store.update({ busy: false });
-      break;
-    case "error":
-      store.update({ busy: false, error: message.message || "that did not work" });
-      if (message.code === 409 && current) net.sync(current.version);
-      if (message.code === 404) net.stop();
-      break;
-    default:
-      break;
-  }
-}
-
-const net = connectMatch(matchId, {
-  onMessage,
-  onStatus: (connection, retryIn) => store.update({ connection, retryIn }),
-  lastVersion: () => (store.view ? store.view.version : null),
+const net = followMatch(matchId, store, {
+  applyView,
+  onSnapshot: loadHistory,
+  onAck: () => { if (store.busy) store.update({ busy: false }); },
+  onError: (message) => store.update({ busy: false, error: message.message || "that did not work" }),
 });
 
 function sendAction(action) {

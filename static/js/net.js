@@ -76,3 +76,47 @@ export function connectMatch(matchId, { onMessage, onStatus, lastVersion, specta
   open();
   return net;
 }
+
+// Follow a match into `store`, as every page that shows one does: snapshots and
+// updates applied in version order (`applyView(message, entries, live)`), a version
+// gap or a 409 answered by asking for a fresh snapshot, a 404 stopping the socket,
+// and the connection state kept in the store.
+export function followMatch(matchId, store, { applyView, onSnapshot, onAck, onError, spectator = false }) {
+  let net = null;
+  function onMessage(message) {
+    const current = store.view;
+    switch (message.type) {
+      case "snapshot":
+        applyView(message, message.missed || [], Boolean(current));
+        if (onSnapshot) onSnapshot(message);
+        break;
+      case "update": {
+        if (current && message.version <= current.version) return;
+        const entries = message.entries || [];
+        if (current && entries.length && entries[0].version > current.version + 1) {
+          net.sync(current.version);  // a gap: ask for a snapshot with what was missed
+          return;
+        }
+        applyView(message, entries, true);
+        break;
+      }
+      case "ack":
+        if (onAck) onAck(message);
+        break;
+      case "error":
+        if (onError) onError(message);
+        if (message.code === 409 && current) net.sync(current.version);
+        if (message.code === 404) net.stop();
+        break;
+      default:
+        break;
+    }
+  }
+  net = connectMatch(matchId, {
+    onMessage,
+    onStatus: (connection, retryIn) => store.update({ connection, retryIn }),
+    lastVersion: () => (store.view ? store.view.version : null),
+    spectator,
+  });
+  return net;
+}

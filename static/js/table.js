@@ -4,7 +4,7 @@
 
 import { showRolls } from "./dice.js";
 import { describeEntry, describeEvent } from "./log.js";
-import { connectMatch } from "./net.js";
+import { followMatch } from "./net.js";
 import { rendererFor } from "./renderers.js";
 import { stepWords } from "./renderers/eote.js";
 import { countsActions, createStore, rememberNames, seatLabel } from "./state.js";
@@ -183,36 +183,9 @@ async function loadHistory() {
 }
 
 let historyLoaded = false;
-function onMessage(message) {
-  const current = store.view;
-  switch (message.type) {
-    case "snapshot":
-      applyView(message, message.missed || [], Boolean(current));
-      if (!historyLoaded) { historyLoaded = true; loadHistory(); }
-      break;
-    case "update": {
-      if (current && message.version <= current.version) return;
-      const entries = message.entries || [];
-      if (current && entries.length && entries[0].version > current.version + 1) {
-        net.sync(current.version);
-        return;
-      }
-      applyView(message, entries, true);
-      break;
-    }
-    case "error":
-      if (message.code === 409 && current) net.sync(current.version);
-      if (message.code === 404) net.stop();
-      break;
-    default:
-      break;
-  }
-}
-
-const net = connectMatch(matchId, {
-  onMessage,
-  onStatus: (connection, retryIn) => store.update({ connection, retryIn }),
-  lastVersion: () => (store.view ? store.view.version : null),
+const net = followMatch(matchId, store, {
+  applyView,
+  onSnapshot: () => { if (!historyLoaded) { historyLoaded = true; loadHistory(); } },
   spectator: true, // the TV never shows a seat's private view, whoever is signed in
 });
 

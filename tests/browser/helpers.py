@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.board import NEIGHBOURS
 
 
@@ -113,7 +114,6 @@ def play_any(page: Page) -> int:
     button (never resign or a draw offer). Returns the version before."""
     match = view(page)
     on_board = {p["id"]: p["at"] for p in match["state"].get("pieces", []) if p.get("at")}
-    common = {"resign", "offer_draw", "accept_draw", "decline_draw"}
     for action in match["legal_actions"]:
         piece = action.get("piece")
         target = on_board.get(action.get("target")) if "target" in action else None
@@ -137,7 +137,7 @@ def play_any(page: Page) -> int:
         return match["version"]
     buttons = page.locator("#buttons [data-action-index]")
     for i in range(buttons.count()):
-        if buttons.nth(i).get_attribute("data-action-type") not in common:
+        if buttons.nth(i).get_attribute("data-action-type") not in COMMON_ACTION_TYPES:
             buttons.nth(i).click()
             return match["version"]
     raise AssertionError(f"nothing to play in {match['legal_actions']}")

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
+from app.rules.base import COMMON_ACTION_TYPES
 from tests.browser.conftest import join_match, new_match, new_player, signed_in
 from tests.browser.helpers import acting_page, aggressive_choice, view, wait_for_version
 
@@ -24,7 +25,6 @@ SHAPES = {
     "challenge": "hexagon",
 }
 GLYPHS = {"success": "★", "failure": "✖", "advantage": "▲", "threat": "▼", "triumph": "✪", "despair": "⊗"}
-COMMON = {"resign", "offer_draw", "accept_draw", "decline_draw"}
 LATER_EFFECTS = {"defender_setback", "attacker_boost", "defender_boost", "attacker_setback"}
 
 
@@ -208,7 +208,7 @@ def test_an_eote_match_plays_by_buttons_with_piles_dice_and_pending_effects(
             before = click_action(page, "attack")
             rolled = True
         else:
-            before = click_action(page, next(t for t in types if t not in COMMON))
+            before = click_action(page, next(t for t in types if t not in COMMON_ACTION_TYPES))
         for each in pages:
             wait_for_version(each, before + 1)
         if rolled:
@@ -245,7 +245,7 @@ def test_an_eote_match_plays_by_buttons_with_piles_dice_and_pending_effects(
                 wait_for_version(each, before + 1)
             bought = True
             break
-        choices = [a for a in mine["legal_actions"] if a["type"] not in COMMON]
+        choices = [a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
         # Set a piece now and then, so that rolls kill and the rounds differ.
         rest_act(web_server, match_id, player, rng.choice(choices), mine["version"])
     assert bought, "no advantage or threat to spend on a later effect came up"

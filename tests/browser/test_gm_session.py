@@ -14,12 +14,12 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.rules.base import COMMON_ACTION_TYPES
 from tests.browser.helpers import aggressive_choice, play_any, play_by_clicking, view, wait_for_version
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 TV = {"width": 1600, "height": 900}
-COMMON = {"resign", "offer_draw", "accept_draw", "decline_draw"}
 
 # The option each ruleset's GM edits: the field, a refused value with the words the
 # server says, and an accepted one.
@@ -224,7 +224,7 @@ def test_a_gm_runs_a_table_session_in_the_browser(web_server, new_context, artif
 
     # Paused: both players see the banner and nothing to act with; the table too.
     actor = session.acting()
-    waiting_action = next(a for a in view(actor)["legal_actions"] if a["type"] not in COMMON)
+    waiting_action = next(a for a in view(actor)["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES)
     paused_at = session.control("gm_pause")
     for page in session.players:
         expect(page.locator("#banner")).to_have_text("Paused by the game master")
