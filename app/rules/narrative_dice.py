@@ -102,23 +102,21 @@ class Pool:
     def upgrade_ability(self, times: int = 1) -> Pool:
         """Upgrade the positive dice ``times`` times, one step at a time: an ability die
         becomes a proficiency die; with no ability die left, an ability die is added."""
-        pool = self
-        for _ in range(max(0, times)):
-            if pool.ability:
-                pool = replace(pool, ability=pool.ability - 1, proficiency=pool.proficiency + 1)
-            else:
-                pool = replace(pool, ability=pool.ability + 1)
-        return pool
+        return self._upgrade("ability", "proficiency", times)
 
     def upgrade_difficulty(self, times: int = 1) -> Pool:
         """Upgrade the negative dice: difficulty becomes challenge; with no difficulty
         die left, a difficulty die is added."""
+        return self._upgrade("difficulty", "challenge", times)
+
+    def _upgrade(self, plain: str, upgraded: str, times: int) -> Pool:
         pool = self
         for _ in range(max(0, times)):
-            if pool.difficulty:
-                pool = replace(pool, difficulty=pool.difficulty - 1, challenge=pool.challenge + 1)
+            left = getattr(pool, plain)
+            if left:
+                pool = replace(pool, **{plain: left - 1, upgraded: getattr(pool, upgraded) + 1})
             else:
-                pool = replace(pool, difficulty=pool.difficulty + 1)
+                pool = replace(pool, **{plain: 1})
         return pool
 
     def __add__(self, other: Pool) -> Pool:

@@ -10,6 +10,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -83,7 +84,7 @@ def new_match(server: LiveServer, host: dict[str, str], ruleset: str = "kelly", 
     response = httpx.post(
         f"{server.url}/api/v1/matches",
         json={"ruleset": ruleset, "options": {}, "seat": seat},
-        headers={"Authorization": f"Bearer {host['token']}"},
+        headers=auth(host),
         timeout=30,
     )
     assert response.status_code == 201, response.text
@@ -94,7 +95,7 @@ def join_match(server: LiveServer, player: dict[str, str], match_id: str) -> dic
     response = httpx.post(
         f"{server.url}/api/v1/matches/{match_id}/join",
         json={},
-        headers={"Authorization": f"Bearer {player['token']}"},
+        headers=auth(player),
         timeout=30,
     )
     assert response.status_code == 200, response.text
@@ -115,3 +116,29 @@ def signed_in(context, server: LiveServer, player: dict[str, str]):
         ]
     )
     return context
+
+
+def auth(player: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {player['token']}"}
+
+
+def rest_view(server: LiveServer, match_id: str, player: dict[str, str] | None = None) -> dict[str, Any]:
+    """The match as ``player`` (or a spectator) gets it over REST."""
+    response = httpx.get(
+        f"{server.url}/api/v1/matches/{match_id}", headers=auth(player) if player else {}, timeout=30
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def rest_act(
+    server: LiveServer, match_id: str, player: dict[str, str], action: dict[str, Any], version: int
+) -> None:
+    """``player`` sends ``action`` over REST, as from a phone at the table; it must apply."""
+    response = httpx.post(
+        f"{server.url}/api/v1/matches/{match_id}/actions",
+        json={"action": action, "version": version},
+        headers=auth(player),
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text

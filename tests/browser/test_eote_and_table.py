@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from app.rules.base import COMMON_ACTION_TYPES
-from tests.browser.conftest import join_match, new_match, new_player, signed_in
+from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
 from tests.browser.helpers import acting_page, aggressive_choice, view, wait_for_version
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -29,28 +28,6 @@ LATER_EFFECTS = {"defender_setback", "attacker_boost", "defender_boost", "attack
 
 
 # --- REST, as a player at the table would act from their phone ------------------------
-
-
-def auth(player: dict[str, str]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {player['token']}"}
-
-
-def rest_view(server, match_id: str, player: dict[str, str] | None = None) -> dict[str, Any]:
-    response = httpx.get(
-        f"{server.url}/api/v1/matches/{match_id}", headers=auth(player) if player else {}, timeout=30
-    )
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def rest_act(server, match_id: str, player: dict[str, str], action: dict[str, Any], version: int) -> None:
-    response = httpx.post(
-        f"{server.url}/api/v1/matches/{match_id}/actions",
-        json={"action": action, "version": version},
-        headers=auth(player),
-        timeout=30,
-    )
-    assert response.status_code == 200, response.text
 
 
 def rest_seated(

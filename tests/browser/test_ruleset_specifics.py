@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from app.rules import registry
 from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.dice import Dice
-from tests.browser.conftest import join_match, new_player, signed_in
+from tests.browser.conftest import auth, join_match, new_player, rest_act, rest_view, signed_in
 from tests.browser.helpers import acting_page, click_space, view, wait_for_version
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -27,16 +27,12 @@ PHONE = {"width": 375, "height": 800}
 # --- REST set-up -------------------------------------------------------------------
 
 
-def headers(player: dict[str, Any]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {player['token']}"}
-
-
 def create(server, ruleset: str, options: dict | None = None) -> tuple[str, list[dict[str, Any]]]:
     blue, red = new_player(server, "Leia"), new_player(server, "Lando")
     response = httpx.post(
         f"{server.url}/api/v1/matches",
         json={"ruleset": ruleset, "options": options or {}, "seat": 0},
-        headers=headers(blue),
+        headers=auth(blue),
         timeout=30,
     )
     assert response.status_code == 201, response.text
@@ -45,33 +41,15 @@ def create(server, ruleset: str, options: dict | None = None) -> tuple[str, list
     return match_id, [blue, red]
 
 
-def rest_view(server, match_id: str, player: dict[str, Any] | None = None) -> dict[str, Any]:
-    response = httpx.get(
-        f"{server.url}/api/v1/matches/{match_id}", headers=headers(player) if player else {}, timeout=30
-    )
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
 def game_actions(match: dict[str, Any]) -> list[dict[str, Any]]:
     return [a for a in match["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
-
-
-def post(server, match_id: str, player: dict[str, Any], action: dict[str, Any], version: int) -> None:
-    response = httpx.post(
-        f"{server.url}/api/v1/matches/{match_id}/actions",
-        json={"action": action, "version": version},
-        headers=headers(player),
-        timeout=30,
-    )
-    assert response.status_code == 200, response.text
 
 
 def play_rest(server, match_id, players, choose) -> dict[str, Any]:
     """The seat to act plays ``choose(view, actions)``; returns the view after."""
     seat = rest_view(server, match_id)["to_act"][0]
     mine = rest_view(server, match_id, players[seat])
-    post(server, match_id, players[seat], choose(mine, game_actions(mine)), mine["version"])
+    rest_act(server, match_id, players[seat], choose(mine, game_actions(mine)), mine["version"])
     return rest_view(server, match_id)
 
 
@@ -99,7 +77,7 @@ def replay_deterministic(server, match_id, players, ruleset: str, goal, tries: i
             if goal(actions):
                 for seat, action in line:
                     match = rest_view(server, match_id, players[seat])
-                    post(server, match_id, players[seat], action, match["version"])
+                    rest_act(server, match_id, players[seat], action, match["version"])
                 return rest_view(server, match_id)
             action = rng.choice(actions)
             line.append((seat, action))
@@ -343,7 +321,7 @@ def test_simeone_activation_is_shown_and_ended_by_a_button(web_server, new_conte
             break
         many = {p["id"] for p in mine["state"]["pieces"] if p.get("actions", 1) > 1 and p["owner"] == seat}
         moves = [a for a in game_actions(mine) if a["type"] == "move" and a["piece"] in many]
-        post(web_server, match_id, players[seat], (moves or game_actions(mine))[0], mine["version"])
+        rest_act(web_server, match_id, players[seat], (moves or game_actions(mine))[0], mine["version"])
         match = rest_view(web_server, match_id)
     page = open_page(web_server, new_context, players[seat], match_id)
     active = mine["state"]["active"]
