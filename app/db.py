@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import weakref
-from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
@@ -49,11 +48,6 @@ def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
-
-
-async def session_scope(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
-    async with maker() as session:
-        yield session
 
 
 def write_lock(session: AsyncSession) -> contextlib.AbstractAsyncContextManager[Any]:

@@ -7,7 +7,7 @@ computed once at import time and exposed as plain tuples, sets and dicts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 
 CORE = "C"
 RAYS = range(1, 13)
@@ -61,15 +61,6 @@ NEIGHBOURS: dict[str, tuple[str, ...]] = {s: _orthogonal(s) for s in SPACES}
 
 DIAGONALS: dict[str, tuple[str, ...]] = {s: _diagonal(s) for s in SPACES}
 """Diagonal neighbours (used by orbit-chess): ``Ai``–``B(i±1)``; ``C``–``Bi`` counts as both."""
-
-
-RAY_LINES: tuple[tuple[str, ...], ...] = tuple(
-    (f"A{i}", f"B{i}", CORE, f"B{_wrap(i + 6)}", f"A{_wrap(i + 6)}") for i in range(1, 7)
-)
-"""The six open straight lines through the core: ``Ai, Bi, C, B(i+6), A(i+6)``."""
-
-RING_LINES: tuple[tuple[str, ...], ...] = (RING_A, RING_B)
-"""The two closed straight lines: each ring wraps around."""
 
 
 def is_adjacent(a: str, b: str) -> bool:
@@ -154,11 +145,6 @@ def exact_paths(
     if steps > 0:
         extend((start,))
     return found
-
-
-def free_neighbours(space: str, occupied: Iterable[str]) -> list[str]:
-    taken = set(occupied)
-    return [n for n in NEIGHBOURS[space] if n not in taken]
 
 
 def leads_off_board(space: str) -> bool:
