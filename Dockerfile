@@ -5,7 +5,8 @@ COPY app ./app
 COPY migrations ./migrations
 COPY static ./static
 COPY templates ./templates
-RUN pip install --no-cache-dir .
+# Editable: the app finds static/, templates/ and migrations/ beside its own code.
+RUN pip install --no-cache-dir -e .
 ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
 # `serve` migrates the database before it listens.
