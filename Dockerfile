@@ -3,6 +3,7 @@ WORKDIR /srv/dejarik
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
+# static/vendor/ (Swagger UI, ReDoc for /docs and /redoc) comes from `make vendor`: run it first.
 COPY static ./static
 COPY templates ./templates
 # Editable: the app finds static/, templates/ and migrations/ beside its own code.

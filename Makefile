@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test install install-test chromium postgres lint bench
+.PHONY: run test install install-test vendor chromium postgres redis lint bench axe
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,9 +24,27 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $@ $(VENV)/.installed
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed vendor
 
-install-test: $(VENV)/.installed-test
+install-test: $(VENV)/.installed-test vendor
+
+# Third-party browser assets, served by the app itself (no CDN): Swagger UI and ReDoc for
+# /docs and /redoc, and the AsyncAPI 3 JSON Schema the tests validate /asyncapi.json
+# against. Fetched from the npm registry at these exact versions, never kept in git.
+VENDOR := static/vendor
+NPM_ASSETS := swagger-ui-dist@5.35.0 redoc@2.5.4 @asyncapi/specs@6.11.1
+
+vendor: $(VENDOR)/.fetched
+
+$(VENDOR)/.fetched: Makefile
+	rm -rf $(VENDOR) && mkdir -p $(VENDOR)/swagger-ui $(VENDOR)/redoc $(VENDOR)/asyncapi $(VENDOR)/packs
+	cd $(VENDOR)/packs && npm pack --silent $(NPM_ASSETS) >/dev/null
+	tar xzf $(VENDOR)/packs/swagger-ui-dist-*.tgz -C $(VENDOR)/swagger-ui --strip-components=1 \
+		package/swagger-ui-bundle.js package/swagger-ui.css package/favicon-32x32.png package/LICENSE
+	tar xzf $(VENDOR)/packs/redoc-*.tgz -C $(VENDOR)/redoc --strip-components=2 package/bundles/redoc.standalone.js
+	tar xzf $(VENDOR)/packs/asyncapi-specs-*.tgz -C $(VENDOR)/asyncapi --strip-components=2 package/schemas/3.0.0.json
+	rm -rf $(VENDOR)/packs
+	touch $@
 
 run: install
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/dejarik serve
@@ -52,7 +70,21 @@ postgres:
 		for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done; }
 	@pg_isready -h 127.0.0.1 -p 5432
 
-test: install-test chromium postgres
+# axe-core (the accessibility checker the browser tests inject into pages), from npm.
+AXE_VERSION := 4.10.3
+AXE := .cache/node/node_modules/axe-core/axe.min.js
+$(AXE):
+	npm install --silent --no-save --no-audit --no-fund --prefix .cache/node axe-core@$(AXE_VERSION)
+
+axe: $(AXE)
+
+# The broker tests start their own redis-server on a private port (none is left running).
+redis:
+	@command -v redis-server >/dev/null 2>&1 || { \
+		echo "installing redis-server for the broker tests"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server >/dev/null; }
+
+test: install-test chromium postgres redis axe
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 

@@ -24,10 +24,69 @@ class Settings(BaseSettings):
     """Request bodies and websocket frames larger than this are refused."""
     cookie_name: str = "dejarik_token"
     cookie_secure: bool = False
+    chat_messages_per_minute: int = 20
+    """How many chat messages one player may post a minute (over all matches); past it, 429."""
+    webauthn_rp_id: str | None = None
+    """The passkeys' relying party: the site's host name (``dejarik.example``). Unset: the
+    host name each request came to, which suits a server reached by one name."""
+    webauthn_origin: str | None = None
+    """The origin pages are served from (``https://dejarik.example``). Unset: the request's."""
     db_pool_size: int = 30
     """PostgreSQL connections per process (and as many again on demand). A pool much
     smaller than the number of actions in flight makes some wait far longer than
     others: at 100 busy matches, 10 gave a p99 of 0.9 s, 50 gave 0.27 s."""
+    bot_delay_ms: int = 700
+    """How long a bot's move takes at least, so that it arrives at a human pace; 0 in
+    tests and benchmarks (never more than a few seconds)."""
+    bot_think_ms: int = 1500
+    """A master bot's thinking time per decision (iterative deepening stops there)."""
+    bot_workers: int = 1
+    """Processes that run the bots' searches, off the event loop."""
+    bot_scan_s: float = 3.0
+    """How often every active match is checked for a bot whose turn it is (after a
+    restart, or a move made through another process)."""
+    allowed_origins: list[str] = []
+    """Origins besides the server's own (``scheme://host[:port]``, as a JSON list in the
+    environment) whose pages may post forms, use the cookie on REST, or open a
+    websocket: for a deployment whose public address differs from the Host the
+    server sees."""
+    rate_limit_players: int = 600
+    """Per client (IP address) and minute, each a token bucket that holds this many
+    and refills evenly over the minute; 0 turns a limit off. Player creations…"""
+    rate_limit_matches: int = 600
+    """…match creations…"""
+    rate_limit_actions: int = 60000
+    """…actions (REST and websocket; generous: the load benchmark plays 100 matches
+    from one address)…"""
+    rate_limit_websockets: int = 1200
+    """…websocket connections…"""
+    rate_limit_exports: int = 600
+    """…and exports (NDJSON listings and logs)."""
+    export_streams_per_client: int = 1
+    """NDJSON exports (``Accept: application/x-ndjson``) one client address may have
+    streaming at once, like lichess's one-request-at-a-time rule; 0: no limit."""
+
+    public_url: str = ""
+    """The address players open the site at, for links in notifications
+    (default: ``http://HOST:PORT``)."""
+    smtp_url: str = ""
+    """``smtp://[user:password@]host[:port]`` (``smtps://`` for TLS, ``?starttls=1``);
+    unset: no email is sent."""
+    smtp_from: str = "Dejarik <dejarik@localhost>"
+    webhook_allow_private: bool = False
+    """Allow webhooks to private, loopback and link-local addresses (tests; a LAN install)."""
+    notify_retry_s: float = 2.0
+    """The first retry of a failed delivery waits this long, each next one twice as long."""
+    notify_max_attempts: int = 8
+    notify_lease_s: float = 60.0
+    """A notifier that claimed a delivery and died lets others retry it after this long."""
+    notify_poll_s: float = 1.0
+    """How often a notifier looks for deliveries due (retries; other processes' writes)."""
+    presence_beat_s: float = 20.0
+    """How often a process records the players whose websockets it holds (presence)."""
+
+    def site_url(self) -> str:
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
 
 
 @cache

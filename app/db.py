@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import weakref
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, event
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
-
-_autocommit_engines: weakref.WeakKeyDictionary[Engine, AsyncEngine] = weakref.WeakKeyDictionary()
-_sqlite_write_locks: weakref.WeakKeyDictionary[Engine, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
 def is_sqlite(url: str) -> bool:
@@ -48,29 +42,3 @@ def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
-
-
-def write_lock(session: AsyncSession) -> contextlib.AbstractAsyncContextManager[Any]:
-    """Hold this around a write transaction (its first write to its commit).
-
-    SQLite has one writer at a time, and a writer that finds the database locked
-    polls for it with growing sleeps (up to 100 ms each). Taking turns on an
-    asyncio lock in this process first means writers here never poll each other.
-    PostgreSQL locks rows and needs nothing: a no-op there.
-    """
-    engine = session.bind.sync_engine if isinstance(session.bind, AsyncEngine) else None
-    if engine is None or engine.dialect.name != "sqlite":
-        return contextlib.nullcontext()
-    lock = _sqlite_write_locks.get(engine)
-    if lock is None:
-        lock = _sqlite_write_locks[engine] = asyncio.Lock()
-    return lock
-
-
-def autocommit(engine: AsyncEngine) -> AsyncEngine:
-    """``engine`` (the same pool) with every statement committed on its own."""
-    proxy = _autocommit_engines.get(engine.sync_engine)
-    if proxy is None:
-        proxy = engine.execution_options(isolation_level="AUTOCOMMIT")
-        _autocommit_engines[engine.sync_engine] = proxy
-    return proxy

@@ -9,15 +9,44 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
-from app.api import health, matches, pages, players, rulesets
-from app.api.errors import BodyLimit, install_error_handlers
+from app.api import (
+    bots,
+    chat,
+    docs,
+    health,
+    matches,
+    pages,
+    players,
+    rematch,
+    rules_pages,
+    rulesets,
+    tutorial,
+)
+from app.api.errors import ERROR_RESPONSES, BodyLimit, install_error_handlers
+from app.api.exports import ExportGate
+from app.api.limits import RateLimiter
+from app.api.origin import OriginCheck
+from app.bots.runner import BotRunner
 from app.config import ROOT, Settings, get_settings
 from app.db import make_engine, make_sessionmaker
 from app.migrate import upgrade
 from app.realtime import ws
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
-from app.services.records import RecentMatches
+from app.realtime.outage import DatabaseWatch, resync_all
+from app.realtime.presence import Presence
+from app.services.clock import system_now
+from app.services.notifier import Notifier
+from app.services.store import Committed, store_for
+
+API_DESCRIPTION = """\
+A client needs no rules: it sends back one of the `legal_actions` the server lists.
+Sign in with `POST /api/v1/players`, then send `Authorization: Bearer <token>`.
+
+The websocket `WS /ws/matches/{id}` (live snapshots and updates, actions in) is described
+as an AsyncAPI 3 document: [/asyncapi.json](/asyncapi.json). How to check every die:
+`docs/dice.md`.
+"""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -29,27 +58,68 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await upgrade(engine)  # migrations run on every start; a current schema is a no-op
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
-        app.state.hub = Hub(app.state.sessionmaker, make_broker(settings.broker_url))
-        app.state.recent = RecentMatches()
-        await app.state.hub.start()
+        store = store_for(engine)
+        hub = app.state.hub = Hub(store, make_broker(settings.broker_url), lambda: app.state.now())
+        notifier = app.state.notifier = Notifier(store, settings, lambda: app.state.now())
+        app.state.presence = Presence(hub, store, settings.presence_beat_s, lambda: app.state.now())
+
+        async def publish(match_id: str, version: int, committed: Committed | None = None) -> None:
+            """Every commit goes to the viewers; one that owes notifications wakes the notifier."""
+            if committed is None or committed.notices:
+                notifier.poke()
+            await hub.publish(match_id, version, committed)
+
+        app.state.publish = publish
+        app.state.database_watch = DatabaseWatch(hub, engine)
+        hub.broker.on_reconnect = lambda: resync_all(hub)  # what the broker missed while away
+        await hub.start()
+        # Bots (issue 9): every committed change pokes the runner after the hub has
+        # published it; routes, websockets and pages give MatchService this publish.
+        app.state.bots = BotRunner(app.state.sessionmaker, settings)
+        app.state.publish = app.state.bots.wrap(publish)
+        await app.state.bots.start()
+        await notifier.start()
+        await app.state.presence.start()
         try:
             yield
         finally:
-            await app.state.hub.stop()
+            await app.state.presence.stop()
+            await notifier.stop()
+            await app.state.bots.stop()
+            await app.state.database_watch.stop()
+            await hub.stop()
+            await store.close()
             await engine.dispose()
 
     app = FastAPI(
         title="Dejarik",
         version="1.0",
         summary="The authoritative match server for Dejarik, the holochess of Star Wars.",
+        description=API_DESCRIPTION,
+        docs_url=None,  # served by app/api/docs.py from the server's own copies
+        redoc_url=None,
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.limiter = RateLimiter(settings)
+    app.state.now = system_now  # the time timed matches are judged at; a test may set its own
+    app.state.export_gate = ExportGate(settings.export_streams_per_client)
     install_error_handlers(app)
-    for router in (players.router, rulesets.router, matches.router, health.router, ws.router, pages.router):
+    for router in (
+        players.router,
+        players.passkey_router,
+        rulesets.router,
+        matches.router,
+        rematch.router,
+        bots.router,
+        chat.router,
+    ):
+        app.include_router(router, responses=ERROR_RESPONSES)
+    for router in (health.router, ws.router, docs.router, pages.router, rules_pages.router, tutorial.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(OriginCheck, settings=settings)
     # Pages, modules and JSON compress to about a quarter (docs/performance.md).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     return app

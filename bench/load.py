@@ -32,6 +32,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -128,6 +129,8 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         env = {**os.environ, "DATABASE_URL": database_url, "HOST": "127.0.0.1", "PORT": str(self.port)}
+        # One client address plays every seat here: per-address rate limits off.
+        env.update({f"RATE_LIMIT_{kind}": "0" for kind in ("PLAYERS", "MATCHES", "ACTIONS", "WEBSOCKETS")})
         if broker:
             env["BROKER_URL"] = broker
         command = [str(VENV_BIN / "dejarik"), "serve", "--workers", str(workers)]
@@ -238,19 +241,26 @@ async def bot(ws: ClientConnection, play: MatchPlay, seat: int, rng: random.Rand
 
 
 async def pair(index: int, http: httpx.AsyncClient, ws_url: str, seed: int, stats: Stats) -> None:
-    """Two players who play one match after another until cancelled."""
+    """Two players who play one match after another, as fast as the server answers."""
+    await play_matches(index, http, ws_url, seed, stats, bot)
+
+
+async def play_matches(
+    index: int, http: httpx.AsyncClient, ws_url: str, seed: int, stats: Stats, player: Any
+) -> None:
+    """Two players who play one match after another until cancelled; ``player(ws,
+    play, seat, rng, stats)`` plays one seat of one match."""
     rngs = [random.Random(seed * 1_000_003 + index * 2 + s) for s in (0, 1)]
     players = [await post(http, "/api/v1/players", {"name": f"bot {index}.{s}"}) for s in (0, 1)]
+    headers = [{"Authorization": f"Bearer {p['token']}"} for p in players]
     first = True
     while True:
-        headers = [{"Authorization": f"Bearer {p['token']}"} for p in players]
         match = await post(http, "/api/v1/matches", {"ruleset": "kelly", "seat": 0}, headers[0])
-        match_id = match["id"]
-        await post(http, f"/api/v1/matches/{match_id}/join", {"seat": 1}, headers[1])
-        play = MatchPlay(match_id)
+        await post(http, f"/api/v1/matches/{match['id']}/join", {"seat": 1}, headers[1])
+        play = MatchPlay(match["id"])
         sockets = [
             await connect(
-                f"{ws_url}/ws/matches/{match_id}?token={p['token']}", compression=None, max_size=None
+                f"{ws_url}/ws/matches/{match['id']}?token={p['token']}", compression=None, max_size=None
             )
             for p in players
         ]
@@ -258,7 +268,7 @@ async def pair(index: int, http: httpx.AsyncClient, ws_url: str, seed: int, stat
             stats.ready += 1
             first = False
         try:
-            await asyncio.gather(*(bot(ws, play, s, rngs[s], stats) for s, ws in enumerate(sockets)))
+            await asyncio.gather(*(player(ws, play, s, rngs[s], stats) for s, ws in enumerate(sockets)))
         finally:
             for ws in sockets:
                 await ws.close()
@@ -289,13 +299,7 @@ def percentile(sorted_values: list[float], p: float) -> float:
 
 
 async def run_one(args: argparse.Namespace, database: str, n: int, work: Path) -> dict[str, Any]:
-    if database == "sqlite":
-        path = work / f"bench-{n}.db"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        url = f"sqlite+aiosqlite:///{path}"
-    else:
-        url = await fresh_postgres()
+    url = await database_url(database, work, f"bench-{n}")
     broker = args.broker
     if broker is None and args.workers > 1:
         broker = POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{POSTGRES_DB}" if database == "postgresql" else None
@@ -387,6 +391,248 @@ async def run_one(args: argparse.Namespace, database: str, n: int, work: Path) -
     }
 
 
+# --- a crowd of spectators ---------------------------------------------------------------
+
+
+def rss_bytes(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+VERSION_IN = re.compile(rb'"version":(\d+)')
+
+
+def version_of(raw: str | bytes) -> int:
+    """The match version of an update or snapshot frame, without decoding it all
+    (the views of every seat put ``"version"`` before the state)."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    found = VERSION_IN.search(data)
+    return int(found.group(1)) if found else -1
+
+
+async def spectator(url: str, arrivals: dict[int, list[float]], ready: asyncio.Event) -> None:
+    async with connect(url, compression=None, max_size=None, ping_interval=None) as ws:
+        await ws.recv()  # the snapshot
+        ready.set()
+        async for raw in ws:
+            arrivals.setdefault(version_of(raw), []).append(time.perf_counter())
+
+
+async def run_crowd(args: argparse.Namespace, database: str, n: int, work: Path) -> dict[str, Any]:
+    """One match watched by ``n`` anonymous spectators: the connect rate, server
+    memory per idle spectator, and the time from an action to the last spectator's update."""
+    url = await database_url(database, work, f"crowd-{n}")
+    server = Server(url, 1, None, work / f"server-crowd-{database}-{n}.log", Path(args.server_root))
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await server.ready()
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+            players = [await post(http, "/api/v1/players", {"name": f"player {s}"}) for s in (0, 1)]
+            headers = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+            match = await post(http, "/api/v1/matches", {"ruleset": "kelly", "seat": 0}, headers[0])
+            await post(http, f"/api/v1/matches/{match['id']}/join", {"seat": 1}, headers[1])
+            pids = process_tree(server.process.pid)
+            await asyncio.sleep(1)
+            memory_before = rss_bytes(pids)
+            arrivals: dict[int, list[float]] = {}
+            watch = f"{server.ws_url}/ws/matches/{match['id']}"
+            started = time.perf_counter()
+            for batch in range(0, n, args.connect_batch):  # a few hundred handshakes in flight at once
+                events = [asyncio.Event() for _ in range(min(args.connect_batch, n - batch))]
+                tasks += [asyncio.create_task(spectator(watch, arrivals, e)) for e in events]
+                await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 120)
+            connect_s = time.perf_counter() - started
+            await asyncio.sleep(2)
+            memory_after = rss_bytes(pids)
+            rng = random.Random(args.seed)
+            spreads = []
+            for _ in range(args.actions):
+                current = (await http.get(f"/api/v1/matches/{match['id']}", headers=headers[0])).json()
+                if current["status"] != "active":
+                    break
+                seat = current["to_act"][0]
+                mine = (await http.get(f"/api/v1/matches/{match['id']}", headers=headers[seat])).json()
+                choices = [a for a in mine["legal_actions"] if a["type"] not in COMMON]
+                sent = time.perf_counter()
+                body = {"action": rng.choice(choices), "version": mine["version"]}
+                await post(http, f"/api/v1/matches/{match['id']}/actions", body, headers[seat])
+                version = mine["version"] + 1
+                deadline = time.monotonic() + 30
+                while len(arrivals.get(version, ())) < n and time.monotonic() < deadline:
+                    await asyncio.sleep(0.005)
+                got = arrivals.get(version, [])
+                if len(got) < n:
+                    raise RuntimeError(f"only {len(got)} of {n} spectators got version {version}")
+                spreads.append(max(got) - sent)
+                await asyncio.sleep(0.2)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        server.stop()
+    spreads.sort()
+    return {
+        "database": database,
+        "spectators": n,
+        "connects_per_s": n / connect_s,
+        "kb_per_spectator": (memory_after - memory_before) / n / 1024,
+        "to_last_p50_s": percentile(spreads, 50),
+        "to_last_max_s": spreads[-1] if spreads else float("nan"),
+        "actions": len(spreads),
+    }
+
+
+# --- an open-loop load ------------------------------------------------------------------
+
+
+async def scheduled_player(
+    ws: ClientConnection, play: MatchPlay, seat: int, rng: random.Random, stats: Stats, ready: ReadyQueue
+) -> None:
+    """Like :func:`bot`, but a move is sent only when the schedule hands out a turn."""
+    acted_at = -1
+    async for raw in ws:
+        now = time.perf_counter()
+        message = json.loads(raw)
+        kind = message["type"]
+        if kind == "ack":
+            if stats.measuring(now):
+                stats.moves += 1
+            continue
+        if kind == "error":
+            key = f"{message.get('code')}: {message.get('message')}"
+            stats.errors[key] = stats.errors.get(key, 0) + 1
+            acted_at = -1
+            await ws.send(json.dumps({"type": "sync"}))
+            continue
+        if kind not in ("snapshot", "update"):
+            continue
+        version = message["version"]
+        if kind == "update":
+            sent = play.sent.pop(version - 1, None)
+            if sent is not None and sent[0] != seat and stats.measuring(now):
+                stats.latencies.append(now - sent[1])
+        if message["status"] == "finished":
+            play.finished.set()
+            return
+        choices = [a for a in message["legal_actions"] if a["type"] not in COMMON]
+        if version <= acted_at or not choices:
+            continue
+        acted_at = version
+        await ready.turn()  # the open loop: wait for the schedule, not for the server
+        play.sent[version] = (seat, time.perf_counter())
+        action = rng.choice(choices)
+        await ws.send(
+            json.dumps({"type": "action", "action": action, "version": version, "id": str(version)})
+        )
+
+
+class ReadyQueue:
+    """Hands out turns at a fixed total rate, to players in the order they became ready.
+    A tick with nobody ready is lost (counted): the offered load is then lower."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.waiting: asyncio.Queue[asyncio.Future[None]] = asyncio.Queue()
+        self.idle_ticks = 0
+
+    async def turn(self) -> None:
+        future = asyncio.get_running_loop().create_future()
+        await self.waiting.put(future)
+        await future
+
+    async def run(self) -> None:
+        interval, next_tick = 1 / self.rate, time.perf_counter()
+        while True:
+            next_tick += interval
+            if self.waiting.empty():
+                self.idle_ticks += 1
+            else:
+                self.waiting.get_nowait().set_result(None)
+            await asyncio.sleep(max(0, next_tick - time.perf_counter()))
+
+
+async def scheduled_pair(
+    index: int, http: httpx.AsyncClient, ws_url: str, seed: int, stats: Stats, ready: ReadyQueue
+) -> None:
+    """Two players whose moves wait for the schedule's turns."""
+
+    async def player(
+        ws: ClientConnection, play: MatchPlay, seat: int, rng: random.Random, stats: Stats
+    ) -> None:
+        await scheduled_player(ws, play, seat, rng, stats, ready)
+
+    await play_matches(index, http, ws_url, seed, stats, player)
+
+
+async def run_rate(args: argparse.Namespace, database: str, n: int, work: Path) -> dict[str, Any]:
+    """``n`` matches whose moves arrive at ``--rate`` a second in all: latency under a
+    load the server does not set the pace of."""
+    url = await database_url(database, work, f"rate-{n}")
+    server = Server(url, 1, None, work / f"server-rate-{database}-{n}.log", Path(args.server_root))
+    stats, ready = Stats(), ReadyQueue(args.rate)
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await server.ready()
+        limits = httpx.Limits(max_connections=55)
+        async with httpx.AsyncClient(base_url=server.url, timeout=120, limits=limits) as http:
+            for i in range(n):
+                tasks.append(
+                    asyncio.create_task(scheduled_pair(i, http, server.ws_url, args.seed, stats, ready))
+                )
+                if i % 50 == 49:
+                    await asyncio.sleep(0.2)  # set up in waves, not 3,000 requests at once
+            deadline = time.monotonic() + 300
+            while stats.ready < n:
+                failed = [t for t in tasks if t.done() and t.exception()]
+                if failed:
+                    raise failed[0].exception()  # type: ignore[misc]
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"only {stats.ready} of {n} pairs set up their match in 300 s")
+                await asyncio.sleep(0.1)
+            schedule = asyncio.create_task(ready.run())
+            tasks.append(schedule)
+            await asyncio.sleep(args.warmup)
+            pids = process_tree(server.process.pid)
+            cpu0, t0, idle0 = cpu_seconds(pids), time.perf_counter(), ready.idle_ticks
+            stats.start, stats.end = t0, t0 + args.window
+            await asyncio.sleep(args.window)
+            elapsed = time.perf_counter() - t0
+            server_cpu = cpu_seconds(pids) - cpu0
+            idle = ready.idle_ticks - idle0
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        server.stop()
+    latencies = sorted(stats.latencies)
+    return {
+        "database": database,
+        "matches": n,
+        "offered_per_s": args.rate,
+        "moves_per_s": stats.moves / elapsed,
+        "idle_ticks": idle,
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+        "server_cpu_ms_per_move": 1000 * server_cpu / max(stats.moves, 1),
+        "server_cpu_pct": 100 * server_cpu / elapsed,
+        "errors": stats.errors,
+    }
+
+
+async def database_url(database: str, work: Path, name: str) -> str:
+    if database == "postgresql":
+        return await fresh_postgres()
+    path = work / f"{name}.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return f"sqlite+aiosqlite:///{path}"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -407,6 +653,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seeds the bots' choices")
     parser.add_argument("--profile", metavar="DIR", help="record the server with py-spy into DIR")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    parser.add_argument(
+        "--spectators", type=int, nargs="+", metavar="N", help="instead: one match watched by N spectators"
+    )
+    parser.add_argument("--actions", type=int, default=10, help="with --spectators: actions timed")
+    parser.add_argument(
+        "--connect-batch", type=int, default=250, help="with --spectators: handshakes at once"
+    )
+    parser.add_argument(
+        "--rate", type=float, metavar="R", help="instead: an open loop of R moves/s in all over --matches"
+    )
     args = parser.parse_args(argv)
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
@@ -419,6 +675,12 @@ def main(argv: list[str] | None = None) -> None:
         runner = asyncio.run
 
     work = Path(tempfile.mkdtemp(prefix="dejarik-bench-"))
+    if args.spectators or args.rate:
+        try:
+            run_other(args, runner, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     results = []
     header = (
         f"{'database':<11} {'matches':>7} {'moves/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
@@ -455,6 +717,34 @@ def main(argv: list[str] | None = None) -> None:
         if args.json:
             Path(args.json).write_text(json.dumps(results, indent=2))
         shutil.rmtree(work, ignore_errors=True)
+
+
+def run_other(args: argparse.Namespace, runner: Any, work: Path) -> None:
+    """``--spectators`` and ``--rate``: print one line per run."""
+    results = []
+    for database in args.database:
+        for n in args.spectators or args.matches:
+            if args.spectators:
+                r = runner(run_crowd(args, database, n, work))
+                print(
+                    f"{database:<11} spectators {n:>6}  connects/s {r['connects_per_s']:>6.0f}"
+                    f"  KB/spectator {r['kb_per_spectator']:>5.1f}  action->last update p50"
+                    f" {r['to_last_p50_s']:.3f} s, max {r['to_last_max_s']:.3f} s ({r['actions']} actions)",
+                    flush=True,
+                )
+            else:
+                r = runner(run_rate(args, database, n, work))
+                print(
+                    f"{database:<11} matches {n:>5}  offered {args.rate:g}/s"
+                    f"  moves/s {r['moves_per_s']:>6.0f}"
+                    f"  p50 {r['p50_ms']:.1f} ms  p99 {r['p99_ms']:.1f} ms  ms/move"
+                    f" {r['server_cpu_ms_per_move']:.2f}  server {r['server_cpu_pct']:.0f}%"
+                    f"  idle ticks {r['idle_ticks']}  errors {sum(r['errors'].values())}",
+                    flush=True,
+                )
+            results.append(r)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

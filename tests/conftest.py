@@ -8,12 +8,14 @@ where a missing PostgreSQL is a failure.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import socket
 import threading
 import time
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -42,11 +44,18 @@ async def _admin(sql: str) -> None:
         await connection.close()
 
 
+def run_apart(coroutine: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: callable where a loop already runs
+    (after the browser tests, Playwright's)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def postgres_database() -> Iterator[str]:
     """A fresh, empty PostgreSQL database for this test session; dropped afterwards."""
     name = f"dejarik_test_{uuid.uuid4().hex[:10]}"
     try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        run_apart(_admin(f'CREATE DATABASE "{name}"'))
     except Exception as error:
         message = f"PostgreSQL is not reachable at {POSTGRES_ADMIN}: {error}"
         if IN_CI:
@@ -54,7 +63,7 @@ def postgres_database() -> Iterator[str]:
         pytest.skip(message)
     base = POSTGRES_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
     yield f"{base}/{name}"
-    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    run_apart(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
@@ -78,6 +87,7 @@ class LiveServer:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
+            ws="websockets-sansio",  # as `dejarik serve` runs
             ws_max_size=256 * 1024,
         )
         self.server = uvicorn.Server(config)
@@ -99,7 +109,7 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(database_url: str) -> Iterator[LiveServer]:
-    server = LiveServer(Settings(database_url=database_url)).start()
+    server = LiveServer(Settings(database_url=database_url, bot_delay_ms=0, bot_think_ms=300)).start()
     yield server
     server.stop()
 
@@ -117,3 +127,9 @@ async def new_player(client: httpx.AsyncClient, name: str) -> dict[str, str]:
     player = response.json()
     player["headers"] = {"Authorization": f"Bearer {player['token']}"}
     return player
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests last: sync Playwright leaves an event loop running in the main
+    thread, and asynchronous tests after it could not start theirs."""
+    items.sort(key=lambda item: "tests/browser/" in item.nodeid)

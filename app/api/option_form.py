@@ -51,7 +51,9 @@ def _field(
     schema = _resolve(schema, root)
     if "default" in schema:
         default = schema["default"]
-    label = schema.get("title") or _humanise(key)
+    # A title the schema generated from the key ("Turns Without Kill") reads as a sentence.
+    title = schema.get("title")
+    label = title if title and title != key.replace("_", " ").title() else _humanise(key)
     common = {"name": name, "label": label, "default": default, "description": schema.get("description", "")}
     if "enum" in schema:
         return OptionField(kind="enum", choices=list(schema["enum"]), **common)

@@ -10,41 +10,44 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from app.api.cookies import set_token_cookie
 from app.api.deps import ServiceDep, SessionDep, SettingsDep
+from app.api.limits import client_address, rate_limit
 from app.api.option_form import option_fields, options_from_form, with_values
 from app.api.rulesets import ruleset_json
+from app.bots import LEVELS, all_bots
+from app.bots.seating import check_bot_seats, seat_bot
 from app.config import ROOT, Settings
 from app.models import Player
 from app.rules import registry
-from app.services.errors import ServiceError
-from app.services.matches import MatchService, seat_of
-from app.services.players import create_player, player_by_token
+from app.services import chat, passkeys
+from app.services.errors import Conflict, Forbidden, Invalid, ServiceError
+from app.services.matches import STATUSES, MatchService, seat_of
+from app.services.players import create_device_link, create_player, player_by_token, rename, use_device_link
+from app.services.store import MatchRecord
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
-COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+
+
+def ruleset_name(ruleset_id: str) -> str:
+    """A ruleset as players know it ("Dejarik (Kelly)"), for every page that names one."""
+    ruleset = registry().get(ruleset_id)
+    return ruleset.name if ruleset is not None else ruleset_id
+
+
+templates.env.globals["ruleset_name"] = ruleset_name
 
 
 async def page_player(request: Request, session: Any, settings: Settings) -> Player | None:
     """The player of the browser's cookie; a stale or unknown cookie counts as none."""
     token = request.cookies.get(settings.cookie_name)
     return await player_by_token(session, token) if token else None
-
-
-def set_token_cookie(response: Response, settings: Settings, token: str) -> None:
-    response.set_cookie(
-        settings.cookie_name,
-        token,
-        max_age=COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=settings.cookie_secure,
-        path="/",
-    )
 
 
 def safe_next(url: str | None) -> str:
@@ -74,6 +77,11 @@ def group_matches(matches: list[dict[str, Any]], player_id: str) -> dict[str, li
     return groups
 
 
+def own_seed(form: Any) -> str | None:
+    """The dice seed the browser drew for its seat (static/js/seed.js); none: the server draws one."""
+    return str(form.get("seed") or "") or None
+
+
 def ruleset_choices() -> list[dict[str, Any]]:
     choices = []
     for ruleset in registry().values():
@@ -90,18 +98,42 @@ def page(request: Request, name: str, context: dict[str, Any], status_code: int 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep) -> Response:
     player = await page_player(request, session, settings)
-    groups = None
-    if player is not None:
-        matches, _ = await service.history(player=player.id, limit=100)
-        groups = group_matches(matches, player.id)
-    return page(request, "home.html", {"player": player, "groups": groups, "rulesets": ruleset_choices()})
+    context = {
+        "player": player,
+        "groups": await my_groups(service, player) if player is not None else None,
+        "rulesets": ruleset_choices(),
+        "bot_levels": LEVELS.values(),
+    }
+    return page(request, "home.html", context)
 
 
-@router.post("/name")
+async def my_groups(service: MatchService, player: Player) -> dict[str, list[dict[str, Any]]]:
+    matches, _ = await service.history(player=player.id, limit=100)
+    return group_matches(matches, player.id)
+
+
+@router.get("/home/matches", response_class=HTMLResponse)
+async def my_matches(
+    request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    """The home page's list of the caller's matches, for its live updates."""
+    player = await page_player(request, session, settings)
+    if player is None:
+        return HTMLResponse("", status_code=401)
+    return page(request, "_my_matches.html", {"player": player, "groups": await my_groups(service, player)})
+
+
+@router.post("/name", dependencies=[rate_limit("players")])
 async def choose_name(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    """Create the browser's player and keep its token in the cookie."""
+    """Create the browser's player and keep its token in the cookie. A browser that
+    already plays as someone switches only once the player confirms it (the old
+    token is forgotten with the cookie)."""
     form = await request.form()
     target = safe_next(str(form.get("next") or "/"))
+    current = await page_player(request, session, settings)
+    if current is not None and form.get("switch") != "confirmed":
+        name = str(form.get("name") or "")
+        return page(request, "switch_player.html", {"current": current, "name": name, "next": target})
     try:
         _, token = await create_player(session, str(form.get("name") or ""))
     except ServiceError as error:
@@ -111,7 +143,7 @@ async def choose_name(request: Request, session: SessionDep, settings: SettingsD
     return response
 
 
-@router.post("/matches")
+@router.post("/matches", dependencies=[rate_limit("matches")])
 async def new_match(
     request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
 ) -> Response:
@@ -128,10 +160,38 @@ async def new_match(
     seat_raw = str(form.get("seat") or "0")
     seat = None if seat_raw == "host" else int(seat_raw) if seat_raw.isdigit() else 0
     try:
-        match = await service.create(player, ruleset_id, options, seat)
+        bots = []
+        if form.get("opponent") == "computer":  # "Play the computer": a bot in the other seat
+            if seat is None:
+                raise Invalid("to play the computer, choose the seat you play")
+            level = str(form.get("level") or "club")
+            bots = check_bot_seats(ruleset_id, ruleset.seats, seat, [(1 - seat, f"{ruleset_id}-{level}")])
+        match = await service.create(player, ruleset_id, options, seat, own_seed(form))
+        for bot_seat, bot in bots:
+            await seat_bot(service, session, match.id, player, bot_seat, bot.id)
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
     return RedirectResponse(f"/matches/{match.id}", status_code=303)
+
+
+@router.post("/matches/{match_id}/bots")
+async def seat_bot_page(
+    match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    """The GM's seats panel: seat a bot in an open or NPC seat."""
+    player = await page_player(request, session, settings)
+    form = await request.form()
+    back = f"/matches/{quote(match_id)}"
+    try:
+        if player is None:
+            raise Forbidden("only the match's host seats a bot")
+        seat_raw = str(form.get("seat") or "")
+        if not seat_raw.isdigit():
+            raise Invalid("seat: choose a seat")
+        await seat_bot(service, session, match_id, player, int(seat_raw), str(form.get("bot") or ""))
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": back}, error.status)
+    return RedirectResponse(back, status_code=303)
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
@@ -143,9 +203,34 @@ async def match_page(
         match = await service.get(match_id)
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    return page(request, "match.html", await match_context(service, match, player))
+
+
+async def match_context(service: MatchService, match: MatchRecord, player: Player | None) -> dict[str, Any]:
+    """What templates/match.html shows of ``match`` to ``player`` (also the tutorial's page)."""
     view = await service.view(match, player)
-    context = {"player": player, "view": view, "match_id": match.id, "gm_fields": gm_option_fields(view)}
-    return page(request, "match.html", context)
+    return {
+        "player": player,
+        "view": view,
+        "match_id": match.id,
+        "gm_fields": gm_option_fields(view),
+        "bots": [b for b in all_bots().values() if b.ruleset == match.ruleset],
+        "chat": chat_panel(match, player),
+    }
+
+
+def chat_panel(match: MatchRecord, player: Player | None) -> dict[str, Any]:
+    """What the chat panel offers this viewer: the channels it reads, the one it writes."""
+    player_id = player.id if player else None
+    reads = [c for c in chat.CHANNELS if chat.may_read(match, player_id, c)]
+    writes = chat.channel_of_writer(match, player_id) if player_id else None
+    playing = writes == "players"
+    return {
+        "reads": reads,
+        "writes": writes,
+        "shown": writes or "players",
+        "mute_label": "Mute the other side" if playing else "Mute the others",
+    }
 
 
 def gm_option_fields(view: dict[str, Any]) -> list[Any]:
@@ -159,6 +244,121 @@ def gm_option_fields(view: dict[str, Any]) -> list[Any]:
     return with_values(option_fields(schema, "options"), "options", view["options"])
 
 
+PLAYER_PAGE_SIZE = 20
+
+
+def outcome_for(match: dict[str, Any], player_id: str) -> str:
+    """How a match went for the player: won, lost, drawn, or where it stands."""
+    seat = next((s["seat"] for s in match["seats"] if (s["player"] or {}).get("id") == player_id), None)
+    if match["status"] != "finished":
+        return "waiting for players" if match["status"] == "waiting" else "in play"
+    result = match["result"] or {}
+    if result.get("winner") is None:
+        return "draw"
+    if seat is None:
+        return f"{match['seats'][result['winner']]['name']} won"
+    return "won" if result["winner"] == seat else "lost"
+
+
+@router.get("/players/{player_id}", response_class=HTMLResponse)
+async def player_page(
+    player_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    """A player's matches, newest first, filtered by ruleset and status, a page at a time."""
+    viewer = await page_player(request, session, settings)
+    shown = await session.get(Player, player_id[:64])
+    if shown is None:
+        return page(request, "error.html", {"message": "no player with that id", "back": "/"}, 404)
+    query = request.query_params
+    ruleset = query.get("ruleset") or None
+    status = query.get("status") or None
+    if ruleset is not None and ruleset not in registry():
+        message = f"ruleset: {ruleset[:40]!r} is not one of {', '.join(registry())}"
+        return page(request, "error.html", {"message": message, "back": f"/players/{shown.id}"}, 422)
+    try:
+        matches, next_cursor = await service.history(
+            shown.id, ruleset, status, PLAYER_PAGE_SIZE, query.get("cursor") or None
+        )
+    except ServiceError as error:
+        return page(
+            request, "error.html", {"message": error.message, "back": f"/players/{shown.id}"}, error.status
+        )
+    for match in matches:
+        match["outcome"] = outcome_for(match, shown.id)
+        match["opponents"] = [
+            s["player"]["name"] for s in match["seats"] if s["player"] and s["player"]["id"] != shown.id
+        ]
+    context = {
+        "player": viewer,
+        "shown": shown,
+        "matches": matches,
+        "next_cursor": next_cursor,
+        "ruleset": ruleset,
+        "status": status,
+        "rulesets": [{"id": r.id, "name": r.name} for r in registry().values()],
+        "statuses": STATUSES,
+    }
+    return page(request, "player.html", context)
+
+
+@router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
+async def replay_page(
+    match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    """Any version of a match, finished or running, as a spectator saw it; ``?v=N`` opens version N."""
+    player = await page_player(request, session, settings)
+    try:
+        match = await service.get(match_id)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    asked = request.query_params.get("v", "")
+    start = min(int(asked), match.version) if asked.isdigit() else 0
+    view = await service.view(match, None)
+    ruleset = registry().get(match.ruleset)
+    name = ruleset.name if ruleset is not None else match.ruleset
+    context = {"player": player, "view": view, "start": start, "ruleset_name": name}
+    return page(request, "replay.html", context)
+
+
+def seated(summary: dict[str, Any]) -> dict[int, str]:
+    return {s["seat"]: s["player"]["id"] for s in summary["seats"] if s["player"]}
+
+
+@router.post("/matches/{match_id}/again", dependencies=[rate_limit("matches")])
+async def new_match_again(
+    match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    """After a match: a new one with the same ruleset and options, the two players'
+    seats swapped, both seated. The second of the two to ask lands in the same one."""
+    player = await page_player(request, session, settings)
+    if player is None:
+        return RedirectResponse(f"/matches/{quote(match_id)}", status_code=303)
+    try:
+        match = await service.get(match_id)
+        players = {s.seat: s.player for s in match.seats if s.player is not None}
+        if match.status != "finished" or (
+            player.id not in {p.id for p in players.values()} and match.host.id != player.id
+        ):
+            raise Conflict("only the players and the host of a finished match can start the next one")
+        last = len(match.seats) - 1
+        swapped = {last - seat: p for seat, p in players.items()}
+        wanted = {seat: p.id for seat, p in swapped.items()}
+        newer, _ = await service.history(player=player.id, ruleset=match.ruleset, limit=20)
+        for summary in newer:
+            later = summary["created_at"] > match.created_at.isoformat()
+            if later and summary["status"] != "finished" and seated(summary) == wanted:
+                return RedirectResponse(f"/matches/{summary['id']}", status_code=303)
+        mine = next((seat for seat, p in swapped.items() if p.id == player.id), None)
+        again = await service.create(player, match.ruleset, match.options, mine)
+        for seat, other in swapped.items():
+            if other.id != player.id:
+                await service.join(again.id, other, seat)
+    except ServiceError as error:
+        back = f"/matches/{quote(match_id)}"
+        return page(request, "error.html", {"message": error.message, "back": back}, error.status)
+    return RedirectResponse(f"/matches/{again.id}", status_code=303)
+
+
 @router.get("/matches/{match_id}/table", response_class=HTMLResponse)
 async def table_view(match_id: str, request: Request, service: ServiceDep) -> Response:
     """The big screen at the physical table: the match as an anonymous spectator sees it,
@@ -168,9 +368,7 @@ async def table_view(match_id: str, request: Request, service: ServiceDep) -> Re
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
     view = await service.view(match, None)
-    ruleset = registry().get(match.ruleset)
-    name = ruleset.name if ruleset is not None else match.ruleset
-    return page(request, "table.html", {"view": view, "ruleset_name": name})
+    return page(request, "table.html", {"view": view, "ruleset_name": ruleset_name(match.ruleset)})
 
 
 @router.get("/matches/{match_id}/join/{seat}", response_class=HTMLResponse)
@@ -204,9 +402,11 @@ async def take_seat(
     token = None
     try:
         if player is None:
+            request.app.state.limiter.take("players", client_address(request))
             player, token = await create_player(session, str(form.get("name") or ""))
-        service = MatchService(session, request.app.state.hub.publish)
-        await service.join(match_id, player, seat)
+        state = request.app.state
+        service = MatchService(session, state.publish, lambda: state.now())
+        await service.join(match_id, player, seat, player_seed=own_seed(form))
     except ServiceError as error:
         context = {"message": error.message, "back": f"/matches/{quote(match_id)}"}
         response: Response = page(request, "error.html", context, error.status)
@@ -214,4 +414,62 @@ async def take_seat(
         response = RedirectResponse(f"/matches/{quote(match_id)}", status_code=303)
     if token is not None:  # the new player keeps their name even when the seat was gone
         set_token_cookie(response, settings, token)
+    return response
+
+
+@router.get("/settings", response_class=HTMLResponse)
+async def settings_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """Your name, another device, a passkey, signing out."""
+    player = await page_player(request, session, settings)
+    if player is None:
+        return RedirectResponse("/", status_code=303)
+    return await render_settings(request, session, player)
+
+
+async def render_settings(
+    request: Request, session: Any, player: Player, status_code: int = 200, **extra: Any
+) -> HTMLResponse:
+    context = {"player": player, "passkeys": await passkeys.count(session, player), **extra}
+    return page(request, "settings.html", context, status_code)
+
+
+@router.post("/settings/name")
+async def rename_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    player = await page_player(request, session, settings)
+    if player is None:
+        return RedirectResponse("/", status_code=303)
+    form = await request.form()
+    try:
+        await rename(session, player, str(form.get("name") or ""))
+    except ServiceError as error:  # refused before anything changed
+        return await render_settings(request, session, player, error.status, name_error=error.message)
+    return RedirectResponse("/settings?renamed=1", status_code=303)
+
+
+@router.post("/settings/device-link", response_class=HTMLResponse)
+async def device_link_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """A one-time link for another device, with its QR code drawn here as inline SVG."""
+    player = await page_player(request, session, settings)
+    if player is None:
+        return RedirectResponse("/", status_code=303)
+    secret, expires_at = await create_device_link(session, player)
+    url = str(request.url_for("use_device_link", secret=secret))
+    qr = segno.make(url, error="m").svg_inline(
+        border=4, omitsize=True, dark="#000", light="#fff", title="QR code"
+    )
+    link = {"url": url, "expires_at": expires_at, "qr": qr}
+    return await render_settings(request, session, player, link=link)
+
+
+@router.get("/link/{secret}", name="use_device_link")
+async def use_device_link_page(
+    secret: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """A device link opened: this browser is now the link's player (once, within 10 minutes)."""
+    try:
+        _, token = await use_device_link(session, secret)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    response = RedirectResponse("/", status_code=303)
+    set_token_cookie(response, settings, token)
     return response

@@ -1,17 +1,51 @@
 from __future__ import annotations
 
-from fastapi import APIRouter
+from datetime import datetime
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import CurrentPlayer, SessionDep
-from app.services.players import create_player
+from app.api.cookies import clear_token_cookie, set_token_cookie
+from app.api.deps import CurrentPlayer, RelyingPartyDep, SessionDep, SettingsDep, TokenDep
+from app.api.errors import error_responses
+from app.api.json_input import storable_json_schema
+from app.api.limits import rate_limit
+from app.services import passkeys
+from app.services.players import (
+    create_device_link,
+    create_player,
+    issue_token,
+    rename,
+    set_notifications,
+    sign_out,
+)
 
-router = APIRouter(prefix="/api/v1/players", tags=["players"])
+router = APIRouter(prefix="/api/v1/players", tags=["players"], responses=error_responses(401, 404, 410, 413))
+passkey_router = APIRouter(prefix="/api/v1/passkeys", tags=["players"])
+
+
+CONTROL = r"\x00-\x1f\x7f-\x9f"
+NAME_PATTERN = rf"^[^{CONTROL}]*[^\s{CONTROL}][^{CONTROL}]*$"
+"""Something to show, and no control characters (tabs, newlines, NUL …)."""
 
 
 class NewPlayer(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40, description="The display name others see.")
+    name: str = Field(
+        min_length=1,
+        max_length=40,
+        description="The display name others see: something to show, no control characters.",
+        # Documented for clients; checked by clean_name, whose refusals say what is wrong.
+        json_schema_extra={
+            "pattern": r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+        },
+    )
+
+
+class Rename(NewPlayer):
+    pass
 
 
 class PlayerOut(BaseModel):
@@ -23,7 +57,32 @@ class PlayerWithToken(PlayerOut):
     token: str = Field(description="The bearer credential. Shown only in this response; stored hashed.")
 
 
-@router.post("", status_code=201, response_model=PlayerWithToken)
+class DeviceLinkOut(BaseModel):
+    url: str = Field(description="Opened in any browser within 10 minutes, it signs that browser in, once.")
+    expires_at: datetime
+
+
+# The fields a credential carries beyond those named pass through to the WebAuthn check.
+PASS_THROUGH = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": storable_json_schema(2)})
+
+
+class CredentialResponse(BaseModel):
+    model_config = PASS_THROUGH
+    clientDataJSON: str = Field(description="base64url, as the browser gives it")
+
+
+class Credential(BaseModel):
+    """A ``PublicKeyCredential`` in its JSON form (``toJSON()``); the rest of its
+    fields (``attestationObject`` or ``authenticatorData`` and ``signature``) pass through."""
+
+    model_config = PASS_THROUGH
+    id: str = Field(min_length=1, max_length=1400)
+    rawId: str = Field(min_length=1, max_length=1400)
+    type: Literal["public-key"]
+    response: CredentialResponse
+
+
+@router.post("", status_code=201, response_model=PlayerWithToken, dependencies=[rate_limit("players")])
 async def register(body: NewPlayer, session: SessionDep) -> PlayerWithToken:
     """Create a player and its bearer token."""
     player, token = await create_player(session, body.name)
@@ -34,3 +93,93 @@ async def register(body: NewPlayer, session: SessionDep) -> PlayerWithToken:
 async def me(player: CurrentPlayer) -> PlayerOut:
     """The player the token belongs to."""
     return PlayerOut(id=player.id, name=player.name)
+
+
+@router.patch("/me", response_model=PlayerOut)
+async def rename_me(body: Rename, player: CurrentPlayer, session: SessionDep) -> PlayerOut:
+    """Change the display name (on every device, and in every match)."""
+    player = await rename(session, player, body.name)
+    return PlayerOut(id=player.id, name=player.name)
+
+
+@router.post("/me/device-links", status_code=201, response_model=DeviceLinkOut)
+async def new_device_link(request: Request, player: CurrentPlayer, session: SessionDep) -> DeviceLinkOut:
+    """A one-time link that signs another browser in as this player (valid 10 minutes)."""
+    secret, expires_at = await create_device_link(session, player)
+    return DeviceLinkOut(url=str(request.url_for("use_device_link", secret=secret)), expires_at=expires_at)
+
+
+@router.post("/me/sign-out", status_code=204)
+async def sign_me_out(
+    player: CurrentPlayer, token: TokenDep, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """This device's token stops working; the player's other devices keep theirs."""
+    assert token is not None  # CurrentPlayer needs one
+    await sign_out(session, token)
+    response = Response(status_code=204)
+    clear_token_cookie(response, settings)
+    return response
+
+
+@router.post("/me/passkeys/options")
+async def passkey_registration_options(
+    player: CurrentPlayer, session: SessionDep, rp: RelyingPartyDep
+) -> dict[str, Any]:
+    """WebAuthn registration options (``challenge``, …) for ``navigator.credentials.create``."""
+    return await passkeys.registration_options(session, player, rp)
+
+
+@router.post("/me/passkeys", status_code=201, responses=error_responses(403))
+async def register_passkey(
+    credential: Credential, player: CurrentPlayer, session: SessionDep, rp: RelyingPartyDep
+) -> dict[str, Any]:
+    """Keep the passkey the browser created (its JSON form, as ``PublicKeyCredential.toJSON()``)."""
+    passkey = await passkeys.register(session, player, credential.model_dump(), rp)
+    return {"id": passkey.credential_id, "created_at": passkey.created_at.isoformat()}
+
+
+@passkey_router.post("/login/options")
+async def passkey_login_options(session: SessionDep, rp: RelyingPartyDep) -> dict[str, Any]:
+    """WebAuthn assertion options for ``navigator.credentials.get`` (any of this site's passkeys)."""
+    return await passkeys.login_options(session, rp)
+
+
+@passkey_router.post("/login", response_model=PlayerWithToken, responses=error_responses(401))
+async def passkey_login(
+    credential: Credential,
+    session: SessionDep,
+    settings: SettingsDep,
+    rp: RelyingPartyDep,
+    response: Response,
+) -> PlayerWithToken:
+    """Sign in with a passkey: a new token for this device, also set as the browser's cookie."""
+    player = await passkeys.login(session, credential.model_dump(), rp)
+    token = await issue_token(session, player.id)
+    set_token_cookie(response, settings, token)
+    return PlayerWithToken(id=player.id, name=player.name, token=token)
+
+
+class Notifications(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    webhook_url: str | None = Field(
+        None, max_length=2000, description="POSTed Discord-compatible JSON; null: no webhook."
+    )
+    email: str | None = Field(None, max_length=320, description="null: no email.")
+
+
+@router.get("/me/notifications", response_model=Notifications)
+async def my_notifications(player: CurrentPlayer) -> Notifications:
+    """Where the caller hears that it is their turn, or that a match of theirs ended."""
+    return Notifications(webhook_url=player.webhook_url, email=player.email)
+
+
+@router.put("/me/notifications", response_model=Notifications)
+async def set_my_notifications(
+    body: Notifications, player: CurrentPlayer, session: SessionDep, settings: SettingsDep
+) -> Notifications:
+    """Set both addresses (null turns one off). A webhook must be an http(s) URL on a
+    public host (422 for private or loopback addresses, unless the server allows them)."""
+    player = await set_notifications(
+        session, player, body.webhook_url, body.email, settings.webhook_allow_private
+    )
+    return Notifications(webhook_url=player.webhook_url, email=player.email)

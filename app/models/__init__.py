@@ -11,8 +11,12 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
+    LargeBinary,
     String,
+    Text,
+    TypeDecorator,
     UniqueConstraint,
     false,
 )
@@ -27,6 +31,19 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class UTCDateTime(TypeDecorator[datetime]):
+    """A UTC timestamp that always reads back with its offset: SQLite stores none, so
+    what it returns is taken as the UTC it was written in (PostgreSQL keeps it)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -37,7 +54,61 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    """The hash of the token the player registered with. Signing in reads
+    ``player_tokens`` (one row per device), which holds this one too."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    webhook_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    """Where "your turn" and "match finished" are POSTed (Discord-compatible JSON)."""
+    email: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """When a websocket of this player was last seen open (presence)."""
+
+
+class PlayerToken(Base):
+    """One device's bearer token (hashed): signing out deletes that device's row only."""
+
+    __tablename__ = "player_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class DeviceLink(Base):
+    """A one-time link that signs another browser in as the player (hashed, short-lived)."""
+
+    __tablename__ = "device_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class Passkey(Base):
+    """A WebAuthn credential a player registered: signs them in on any device."""
+
+    __tablename__ = "passkeys"
+
+    credential_id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    """base64url, as browsers send it."""
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class WebAuthnChallenge(Base):
+    """A challenge handed out with passkey options, used once by the matching verify."""
+
+    __tablename__ = "webauthn_challenges"
+
+    challenge: Mapped[str] = mapped_column(String(128), primary_key=True)
+    """base64url."""
+    purpose: Mapped[str] = mapped_column(String(16))
+    """``register`` (of ``player_id``) or ``login`` (of anyone)."""
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class Match(Base):
@@ -59,11 +130,23 @@ class Match(Base):
     """The secret dice seed (hex); shown only once the match is finished."""
     seed_sha256: Mapped[str] = mapped_column(String(64))
     dice_count: Mapped[int] = mapped_column(Integer, default=0)
+    dice_scheme: Mapped[str] = mapped_column(String(24), server_default="hmac-sha256-v1")
+    """How the dice are made (docs/dice.md); matches made before v2 keep v1."""
+    rematch_state: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """A rematch after the end: ``offered``, ``accepted`` or ``declined``."""
+    rematch_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat that offered it."""
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The new match, once accepted."""
     state: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     paused: Mapped[bool] = mapped_column(Boolean, default=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    turn_since: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """When the clock of the decision under way started (moved on by paused time)."""
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """When the GM paused the match (the clock stands still from then)."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.seat", lazy="selectin", cascade="all, delete-orphan"
@@ -83,6 +166,10 @@ class Seat(Base):
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
     npc: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The host (a GM) plays this seat as an NPC; its player, if any, watches."""
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The id of the bot (``app.bots``) whose player holds this seat, if any."""
+    seed: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    """The seat's own dice seed (hex), mixed into every die of a v2 match."""
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship(lazy="selectin")
@@ -106,4 +193,58 @@ class LogEntry(Base):
     """How many dice the match had drawn before this entry: replaying an entry
     starts its dice there, so a replay that skips undone entries stays exact."""
     events: Mapped[list[Any]] = mapped_column(JSONType)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ChatMessage(Base):
+    """One message of a match's chat, kept with the match."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        Index("ix_chat_messages_match_channel", "match_seq", "channel", "id"),
+        Index("ix_chat_messages_player_at", "player_id", "at"),  # the rate limit's count
+    )
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    match_seq: Mapped[int] = mapped_column(ForeignKey("matches.seq", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(16))
+    """``players`` (seated players and the GM) or ``spectators``."""
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    player: Mapped[Player] = relationship(lazy="selectin")
+
+
+class Outbox(Base):
+    """A notification owed, written in the same transaction as the log entry that
+    owes it; the notifier delivers it (at least once) and marks it done."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(16))
+    """``webhook`` or ``email``: the player's address is read when it is delivered."""
+    event: Mapped[str] = mapped_column(String(32))
+    """``your_turn`` or ``match_finished``."""
+    match_id: Mapped[str] = mapped_column(String(32))
+    ruleset: Mapped[str] = mapped_column(String(40))
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    next_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    """Not tried again before this time (the backoff)."""
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """A notifier claimed the row until then; after it, another may."""
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """``delivered``, ``failed`` (out of tries) or ``skipped`` (no address any more)."""
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+
+    __table_args__ = (Index("ix_outbox_due", "done_at", "next_at"),)

@@ -1,24 +1,33 @@
-"""This process's websocket viewers, grouped by match, and the updates they get."""
+"""This process's websocket viewers, grouped by match: transport only.
+
+What a viewer sees comes from :mod:`app.services.views`. When a match moves on,
+the hub reads it once (the match and the entries its viewers missed, in one
+consistent reading), renders each distinct view once — one per seat, one for
+the GM, one for all spectators — encodes it once, and sends the same text to
+every connection that sees it. Anonymous spectators cost no work of their own.
+New connections at the current version get the same rendered text.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from fastapi import WebSocket
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import json_text
-from app.models import Player
 from app.realtime.broker import Broker
-from app.rules import get_ruleset
-from app.services import gm
-from app.services.errors import NotFound
-from app.services.matches import MatchService, entry_for, match_view, seat_of
-from app.services.records import Update, load_record
+from app.rules.log import Entry
+from app.services import clock, views
+from app.services.store import Committed, MatchRecord, PlayerRecord, Store
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)
@@ -27,37 +36,95 @@ class Viewer:
 
     websocket: WebSocket
     match_id: str
-    player: Player | None
+    player: PlayerRecord | None
     version: int = -1
-    """The last version this viewer was sent."""
+    """The last version this viewer was sent: it is never sent that version again."""
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def player_id(self) -> str | None:
         return self.player.id if self.player else None
 
-    async def send(self, message: dict[str, Any]) -> bool:
+    async def send(self, message: dict[str, Any] | str) -> bool:
         async with self.send_lock:
             return await self.write(message)
 
-    async def write(self, message: dict[str, Any]) -> bool:
+    async def write(self, message: dict[str, Any] | str) -> bool:
         """Send without taking ``send_lock``: for a caller that already holds it."""
         try:
-            await self.websocket.send_text(json_text(message))
+            await self.websocket.send_text(message if isinstance(message, str) else json_text(message))
             return True
         except Exception:  # a closed or broken socket: the reader side cleans up
             return False
 
 
+class Frames:
+    """The messages of one version of a match, each distinct one rendered once."""
+
+    def __init__(
+        self,
+        match: MatchRecord,
+        entries: list[Entry],
+        log: list[Entry] | None = None,
+        now: clock.Now = clock.system_now,
+    ) -> None:
+        self.match = match
+        self.entries = entries
+        """The entries after the oldest version a receiver has."""
+        self.controls = views.controls(match, log) if log is not None else None
+        self.rendered_at = now()
+        """Claims on time are judged at this moment (the views are rendered lazily)."""
+        self._bodies: dict[tuple[Any, ...], str] = {}
+        self._messages: dict[tuple[Any, ...], str] = {}
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+    def update(self, viewer: Viewer) -> str:
+        return self._message("update", viewer, viewer.version)
+
+    def snapshot(self, viewer: Viewer, since: int | None = None) -> str:
+        return self._message("snapshot", viewer, since)
+
+    def _message(self, kind: str, viewer: Viewer, since: int | None) -> str:
+        seat = views.seat_of(self.match, viewer.player_id)
+        gm = views.runs_table(self.match, viewer.player_id)
+        key = (kind, seat, gm, since, viewer.player_id)
+        message = self._messages.get(key)
+        if message is None:
+            body = self._body(kind, seat, gm, since)
+            you = json_text(views.you(self.match, viewer.player))
+            message = self._messages[key] = f'{{"you":{you},{body[1:]}'
+        return message
+
+    def _body(self, kind: str, seat: int | None, gm: bool, since: int | None) -> str:
+        key = (kind, seat, gm, since)
+        body = self._bodies.get(key)
+        if body is None:
+            controls = self.controls if gm else None
+            message = {"type": kind, **views.body(self.match, seat, controls, now=self.rendered_at)}
+            missed = [e for e in self.entries if since is not None and e.version > since]
+            shown = views.entries_for(self.match, missed, seat)
+            if kind == "update":
+                message["events"] = [event for e in shown for event in e["events"]]
+                message["entries"] = shown
+            elif since is not None and since < self.match.version:
+                message["missed"] = shown
+            body = self._bodies[key] = json_text(message)
+        return body
+
+
 class Hub:
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], broker: Broker) -> None:
-        self.sessionmaker = sessionmaker
+    def __init__(self, store: Store, broker: Broker, now: clock.Now = clock.system_now) -> None:
+        self.store = store
         self.broker = broker
+        self.now = now
         self.rooms: dict[str, set[Viewer]] = defaultdict(set)
         self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self.hints: dict[str, Update] = {}
-        """The last update written by this process, per match: its viewers' messages
-        are built from it instead of reading the match back from the database."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.latest: dict[str, Frames] = {}
+        """The frames of each watched match's newest version, for new connections."""
 
     async def start(self) -> None:
         await self.broker.start(self.deliver)
@@ -69,23 +136,41 @@ class Hub:
                 with contextlib.suppress(Exception):
                     await viewer.websocket.close(code=1001)
 
-    async def publish(self, match_id: str, version: int, hint: Any = None) -> None:
-        if isinstance(hint, Update) and hint.version == version and match_id in self.rooms:
-            self.hints[match_id] = hint
+    async def publish(self, match_id: str, version: int, committed: Committed | None = None) -> None:
+        """Announce a commit to every process. This process's viewers are sent the
+        committed change as the writer has it (no read back); the others read it."""
+        if committed is not None and match_id in self.rooms:
+            task = asyncio.create_task(self.deliver(match_id, version, committed))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         await self.broker.publish(match_id, version)
 
+    def watched(self, match_id: str) -> bool:
+        return match_id in self.rooms
+
     async def snapshot(self, viewer: Viewer, since: int | None = None) -> None:
-        """Send ``viewer`` the whole match and start sending it updates."""
-        async with self.locks[viewer.match_id], self.sessionmaker() as session:
-            service = MatchService(session)
-            match = await service.get(viewer.match_id)
-            message = {"type": "snapshot", **(await service.view(match, viewer.player))}
-            if since is not None and since < match.version:
-                seat = seat_of(match, viewer.player_id)
-                message["missed"] = await service.entries(match, seat, after=since, limit=200)
-            viewer.version = match.version
-            self.rooms[viewer.match_id].add(viewer)
+        """Send ``viewer`` the whole match (and the entries after ``since``), and
+        from then on every update."""
+        match_id = viewer.match_id
+        async with self.locks[match_id]:
+            frames = self.latest.get(match_id)
+            if frames is None or not self._serves(frames, viewer, since, self.now()):
+                match, entries = await self.store.load_with_entries(match_id, since)
+                frames = Frames(match, entries, await self._log_for(match, [viewer]), self.now)
+                if match_id not in self.latest or frames.version >= self.latest[match_id].version:
+                    self.latest[match_id] = frames
+            message = frames.snapshot(viewer, since)
+            viewer.version = frames.version
+            self.rooms[match_id].add(viewer)
         await viewer.send(message)
+
+    async def broadcast(
+        self, match_id: str, message: dict[str, Any], may_see: Callable[[Viewer], bool]
+    ) -> None:
+        """Send ``message`` to each of this process's viewers of ``match_id`` that
+        ``may_see`` it (a chat message). Viewers on other processes do not get it."""
+        viewers = [viewer for viewer in self.rooms.get(match_id, ()) if may_see(viewer)]
+        await asyncio.gather(*(viewer.send(message) for viewer in viewers))
 
     def leave(self, viewer: Viewer) -> None:
         room = self.rooms.get(viewer.match_id)
@@ -94,72 +179,57 @@ class Hub:
             if not room:
                 del self.rooms[viewer.match_id]
                 self.locks.pop(viewer.match_id, None)
-                self.hints.pop(viewer.match_id, None)
+                self.latest.pop(viewer.match_id, None)
 
-    async def deliver(self, match_id: str, version: int) -> None:
-        """The broker says ``match_id`` reached ``version``: update its viewers here."""
-        hint = self.hints.get(match_id)
-        if hint is not None and hint.version <= version:
-            del self.hints[match_id]
+    async def deliver(self, match_id: str, version: int, committed: Committed | None = None) -> None:
+        """``match_id`` reached ``version``: update its viewers here."""
         if not any(v.version < version for v in self.rooms.get(match_id, ())):
             return
         async with self.locks[match_id]:
             behind = [v for v in self.rooms.get(match_id, ()) if v.version < version]
             if not behind:
                 return
-            if (
-                hint is not None
-                and hint.version == version
-                and all(v.version == version - 1 for v in behind)
-                and not (gm.is_gm_run(hint.match) and any(v.player_id == hint.match.host_id for v in behind))
-            ):
-                # This process wrote it: everything the messages need is in hand (but
-                # for a GM's, whose controls are read from the log).
-                match, ruleset = hint.match, get_ruleset(hint.match.ruleset)
-                finished = match.status == "finished"
-                messages = [
-                    (
-                        viewer,
-                        self._update(
-                            match_view(match, viewer.player, hint.state),
-                            [entry_for(ruleset, hint.entry, seat_of(match, viewer.player_id), finished)],
-                        ),
-                    )
-                    for viewer in behind
-                ]
-                for viewer in behind:
-                    viewer.version = version
+            oldest = min(v.version for v in behind)
+            if committed is not None and self._covers_all(committed, oldest, behind):
+                frames = Frames(committed.after, committed.entries, now=self.now)
             else:
-                messages = await self._read_updates(match_id, behind)
-        await asyncio.gather(*(viewer.send(message) for viewer, message in messages))
+                try:
+                    match, entries = await self.store.load_with_entries(match_id, oldest)
+                except Exception:
+                    log.exception(
+                        "reading %s for its viewers failed; they resync on the next update", match_id
+                    )
+                    return
+                frames = Frames(match, entries, await self._log_for(match, behind), self.now)
+            self.latest[match_id] = frames
+            sends = []
+            for viewer in behind:
+                if viewer.version < frames.version:
+                    sends.append(viewer.send(frames.update(viewer)))
+                    viewer.version = frames.version
+        await asyncio.gather(*sends)
+
+    async def _log_for(self, match: MatchRecord, viewers: list[Viewer]) -> list[Entry] | None:
+        """The whole log, when one of ``viewers`` runs the table (its controls need it)."""
+        if not any(views.runs_table(match, v.player_id) for v in viewers):
+            return None
+        return await self.store.entries(match) if match.status == "active" else []
 
     @staticmethod
-    def _update(view: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
-            "type": "update",
-            **view,
-            "events": [event for e in entries for event in e["events"]],
-            "entries": entries,
-        }
+    def _covers_all(committed: Committed, oldest: int, viewers: list[Viewer]) -> bool:
+        """The committed change alone makes every viewer's update (none missed an
+        earlier version; none runs the table, whose controls need the log)."""
+        gm = any(views.runs_table(committed.after, v.player_id) for v in viewers)
+        return oldest >= committed.before and not gm
 
-    async def _read_updates(self, match_id: str, behind: list[Viewer]) -> list[tuple[Viewer, dict[str, Any]]]:
-        """Each viewer's update, read from the database (the match and the entries it missed)."""
-        async with self.sessionmaker() as session:
-            service = MatchService(session)
-            try:
-                match = await load_record(await session.connection(), match_id)
-            except NotFound:
-                return []
-            entries = await service.all_entries(match, after=min(v.version for v in behind))
-            ruleset = get_ruleset(match.ruleset)
-            state = ruleset.load_state(match.state) if match.state else None
-            finished = match.status == "finished"
-            messages = []
-            for viewer in behind:
-                seat = seat_of(match, viewer.player_id)
-                new = [
-                    entry_for(ruleset, e, seat, finished) for e in entries if e["version"] > viewer.version
-                ]
-                messages.append((viewer, self._update(await service.view(match, viewer.player, state), new)))
-                viewer.version = match.version
-        return messages
+    @staticmethod
+    def _serves(frames: Frames, viewer: Viewer, since: int | None, now: datetime) -> bool:
+        """``frames`` (this match's newest) can answer a new connection without a read."""
+        if frames.controls is None and views.runs_table(frames.match, viewer.player_id):
+            return False
+        deadline = clock.deadline(frames.match)
+        if deadline is not None and frames.rendered_at < deadline <= now:
+            return False  # the time ran out since: the other seats may now claim the win
+        if since is None or since >= frames.version:
+            return True
+        return bool(frames.entries) and frames.entries[0].version <= since + 1

@@ -17,7 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from app.rules.dice import Dice
 
@@ -34,10 +34,43 @@ class Outcome(BaseModel):
     reason: str
 
 
-class BaseOptions(BaseModel):
+class JsonOptions(BaseModel):
+    """Options as their JSON Schema says: unknown ones refused, and no guessing of types
+    (``true`` is not 1, ``"5"`` is not 5); a whole number written ``5.0`` is 5."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _whole_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        field = cls.model_fields.get(info.field_name or "")
+        if field is not None and field.annotation is int and isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+
+MINUTE, DAY = 60, 24 * 60 * 60
+
+
+class Clock(JsonOptions):
+    """A time per move: from one minute (live play) to days (correspondence)."""
+
+    per_move_s: int = Field(
+        ge=MINUTE,
+        le=30 * DAY,
+        description="Seconds the seat to act has for its decision (60 to 2592000, 30 days); "
+        "past it, the other seats may claim the win.",
+    )
+
+
+class BaseOptions(JsonOptions):
     """Options every ruleset has. Unknown options are refused, naming the field."""
 
-    model_config = ConfigDict(extra="forbid")
+    clock: Clock | None = Field(
+        None,
+        title="Clock",
+        description="Time per move: null is untimed. The server keeps the time; the rules never see it.",
+    )
 
     turns_without_kill: int = Field(
         100,
@@ -65,6 +98,8 @@ class GameState(BaseModel):
 S = TypeVar("S", bound=GameState)
 
 COMMON_ACTION_TYPES = frozenset({"resign", "offer_draw", "accept_draw", "decline_draw"})
+CLAIM_TIMEOUT = "claim_timeout"
+"""Listed by the match service (which keeps the clock), never by a ruleset."""
 
 
 class Ruleset(ABC, Generic[S]):
@@ -183,6 +218,19 @@ class Ruleset(ABC, Generic[S]):
             events = self.apply_game(new, seat, chosen, dice)
         if new.result is not None:
             events.append({"type": "end", **new.result.model_dump()})
+        return new, events
+
+    def claim_timeout(self, state: S, seat: int) -> tuple[S, list[Event]]:
+        """``seat`` claims the win because the seats to act ran out of time. Whether
+        the time ran out is the match service's to decide; this only ends the game."""
+        new = self.copy_state(state)
+        late = self.to_act(state)
+        names = " and ".join(self.seat_name(s) for s in late)
+        reason = f"{names} ran out of time; {self.seat_name(seat)} claimed the win"
+        new.result = Outcome(winner=seat, reason=reason)
+        new.draw_offer = None
+        events = [{"type": "timeout", "seats": late, "seat": seat}]
+        events.append({"type": "end", **new.result.model_dump()})
         return new, events
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]:

@@ -208,3 +208,19 @@ def line_from(space: str, first: str) -> tuple[str, ...]:
     a ring, all the way back to ``space``, which is then the last entry.
     """
     return (first, *walk_line(space, first))
+
+
+def distance(start: str, goals: set[str] | frozenset[str]) -> int | None:
+    """Orthogonal steps from ``start`` to the nearest of ``goals`` (pieces ignored);
+    ``None`` when ``goals`` is empty.
+
+    >>> distance("A1", {"A1"}), distance("A1", {"C"}), distance("A1", {"A7"})
+    (0, 2, 4)
+    """
+    seen, frontier, steps = {start}, [start], 0
+    while frontier:
+        if any(space in goals for space in frontier):
+            return steps
+        frontier = [n for space in frontier for n in NEIGHBOURS[space] if n not in seen and not seen.add(n)]
+        steps += 1
+    return None

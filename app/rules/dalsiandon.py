@@ -28,6 +28,12 @@ from app.rules.base import Action, BaseOptions, Event, GameState
 from app.rules.creatures import secondary_die
 from app.rules.dice import Dice
 from app.rules.kelly import ACTIONS_PER_TURN, Kelly, KellyState, Piece, Pool
+from app.rules.odds import KELLY_WORDS, attack_odds, death_push, odds_for
+
+DEATH_PUSH_WORDS = {
+    **KELLY_WORDS,
+    "kill": "{defender} is killed (a push would find no room: a death push kills too)",
+}
 
 DRAFT_NUMBERS: tuple[str, ...] = (
     "savrip",
@@ -164,7 +170,8 @@ class Dalsiandon(Kelly):
     def attack_action(self, state: DalsiandonState, piece: Piece, target: Piece) -> Action:
         action = super().attack_action(state, piece, target)
         if state.options.death_push and self.death_push_applies(state, target):
-            action["odds"]["push_kills"] = True
+            chances = death_push(attack_odds(*self.attack_pools(state, piece, target)))
+            action["odds"] = odds_for(chances, DEATH_PUSH_WORDS, *self.names(piece, target))
         return action
 
     def death_push_applies(self, state: DalsiandonState, piece: Piece) -> bool:
@@ -248,9 +255,9 @@ class Dalsiandon(Kelly):
         state = DalsiandonState(options=options, pieces={}, phase="draft")
         events: list[Event] = []
         if options.teams == "random":
-            kinds = dice.shuffled(sorted(self.creatures))
+            kinds, roll = dice.shuffle(sorted(self.creatures), "teams (first four to seat 0)")
             state.teams = [sorted(kinds[:4]), sorted(kinds[4:])]
-            events.append({"type": "teams", "how": "random", "teams": state.teams})
+            events += [roll, {"type": "teams", "how": "random", "teams": state.teams}]
             self.roll_setup(state, dice, events)
         else:
             state.draft = Draft()

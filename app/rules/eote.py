@@ -27,9 +27,9 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.base import Action, BaseOptions, Event, GameState, JsonOptions, Outcome, Ruleset
 from app.rules.dice import Dice
 from app.rules.narrative_dice import Pool, opposition_pool, roll_pool, skill_pool
 
@@ -77,10 +77,8 @@ def defence_pool(mode: str, cunning: int, presence: int, ranks: int, pieces_set:
 # --- options -------------------------------------------------------------------------
 
 
-class Sheet(BaseModel):
+class Sheet(JsonOptions):
     """One character's sheet, as far as Dejarik needs it."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str = Field("", max_length=40, description="The character's name (shown on the table).")
     intellect: int = Field(2, ge=1, le=6, description="Intellect: primary attack characteristic.")
@@ -90,7 +88,11 @@ class Sheet(BaseModel):
     dejarik_attack: int = Field(0, ge=0, le=5, description="Ranks in Dejarik Attack.")
     dejarik_defence: int = Field(0, ge=0, le=5, description="Ranks in Dejarik Defence.")
     knowledge_core_worlds: int = Field(
-        0, ge=0, le=5, description="Ranks in Knowledge (Core Worlds), used by the initial ranks check."
+        0,
+        ge=0,
+        le=5,
+        title="Knowledge (Core Worlds)",
+        description="Ranks in Knowledge (Core Worlds), used by the initial ranks check.",
     )
     strain_threshold: int = Field(
         12, ge=1, le=40, description="Strain beyond this makes the character concede."

@@ -16,7 +16,7 @@ from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
 from app.rules.creatures import KELLY_CREATURES, Creature
 from app.rules.dice import Dice
-from app.rules.odds import Pool, classify, odds_for
+from app.rules.odds import KELLY_WORDS, Pool, attack_odds, classify, odds_for
 
 __all__ = ["ACTIONS_PER_TURN", "Kelly", "KellyState", "PendingPush", "Piece", "Pool", "classify"]
 
@@ -102,14 +102,16 @@ class Kelly(Ruleset[KellyState]):
 
     def deal(self, dice: Dice) -> tuple[dict[str, Piece], list[Event]]:
         """Deal the creatures at random, four a side, placed at random on the home spaces."""
-        kinds = dice.shuffled(sorted(self.creatures))
+        kinds, roll = dice.shuffle(sorted(self.creatures), "deal: creatures (first four to seat 0)")
+        events = [roll]
         pieces: dict[str, Piece] = {}
         for seat in (0, 1):
-            spaces = dice.shuffled(board.HOME[seat])
+            spaces, roll = dice.shuffle(board.HOME[seat], "deal: home spaces", seat=seat)
+            events.append(roll)
             for kind, space in zip(kinds[4 * seat : 4 * seat + 4], spaces, strict=True):
                 pieces[kind] = Piece(id=kind, kind=kind, owner=seat, at=space)
         deal = {"type": "deal", "pieces": {p.id: {"owner": p.owner, "at": p.at} for p in pieces.values()}}
-        return pieces, [deal]
+        return pieces, [*events, deal]
 
     # --- the game ----------------------------------------------------------------
 
@@ -178,8 +180,12 @@ class Kelly(Ruleset[KellyState]):
 
     def attack_action(self, state: KellyState, piece: Piece, target: Piece) -> Action:
         """An attack entry of ``legal_actions``, with the exact odds of its four results."""
-        odds = odds_for(*self.attack_pools(state, piece, target))
+        chances = attack_odds(*self.attack_pools(state, piece, target))
+        odds = odds_for(chances, KELLY_WORDS, *self.names(piece, target))
         return {"type": "attack", "piece": piece.id, "target": target.id, "odds": odds}
+
+    def names(self, *pieces: Piece) -> list[str]:
+        return [self.creatures[p.kind].name for p in pieces]
 
     def apply_game(self, state: KellyState, seat: int, action: Action, dice: Dice) -> list[Event]:
         events: list[Event] = []

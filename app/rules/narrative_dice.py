@@ -176,9 +176,9 @@ def net(symbol_lists: Iterable[Iterable[str]]) -> dict[str, int]:
 def roll_pool(dice: Dice, pool: Pool, purpose: str, **about: Any) -> dict[str, Any]:
     """Roll ``pool`` and return its ``roll`` event.
 
-    Each die is ``dice.die(sides)`` with its ``kind`` and ``symbols`` added; ``total``
-    is the sum of the face numbers (as for every roll event, so ``verify_roll``
-    holds); ``tally`` counts the symbols shown and ``net`` is the net result.
+    Each die is ``dice.die(sides)`` with its ``kind`` and ``symbols`` added (its face
+    number still checks against the seed); ``tally`` counts the symbols shown and
+    ``net`` is the net result. A sum of face numbers would mean nothing: none is given.
     """
     rolled = []
     for kind in pool.kinds():
@@ -191,8 +191,6 @@ def roll_pool(dice: Dice, pool: Pool, purpose: str, **about: Any) -> dict[str, A
         **about,
         "pool": pool.counts(),
         "dice": rolled,
-        "bonus": 0,
-        "total": sum(d["face"] for d in rolled),
         "tally": tally(shown),
         "net": net(shown),
     }

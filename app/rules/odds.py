@@ -11,7 +11,7 @@ Distributions are cached: a ruleset may ask for the odds of every attack in its
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -101,21 +101,47 @@ def attack_odds(attack: Pool, defense: Pool) -> dict[str, Fraction]:
     return {result: Fraction(n, outcomes) for result, n in ways.items()}
 
 
-@cache
-def odds_entry(attack: Pool, defense: Pool) -> dict[str, Any]:
-    """The ``"odds"`` of an attack as shown in ``legal_actions``.
+KELLY_WORDS: dict[str, str] = {
+    "kill": "{defender} is killed",
+    "push": "{defender} is pushed",
+    "counter-push": "{attacker} is pushed back",
+    "counter-kill": "{attacker} is killed",
+}
+"""What each result of a kelly-family attack does, in words (``{attacker}``/``{defender}``: names)."""
 
-    Floats rounded to four places for display, and the exact fractions as strings
-    under ``"exact"``.
+
+def death_push(chances: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """The chances when a push would kill (a death push, dalsiandon): a push is a kill."""
+    merged = {result: p for result, p in chances.items() if result != "push"}
+    merged["kill"] = chances["kill"] + chances["push"]
+    return merged
+
+
+def odds_for(
+    chances: Mapping[str, Fraction], words: Mapping[str, str], attacker: str, defender: str
+) -> dict[str, Any]:
+    """The ``"odds"`` of an attack as shown in ``legal_actions`` (every ruleset's one shape):
+    each outcome's ``key``, its ``probability`` (four places), its ``exact`` fraction and
+    what it does in words.
+
+    >>> odds_for({"kill": Fraction(3, 16), "push": Fraction(13, 16)}, KELLY_WORDS, "Molator", "Ng'ok")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'outcomes': [{'key': 'kill', 'probability': 0.1875, 'exact': '3/16', 'text': "Ng'ok is killed"},
+                  {'key': 'push', 'probability': 0.8125, 'exact': '13/16', 'text': "Ng'ok is pushed"}]}
     """
-    exact = attack_odds(attack, defense)
     return {
-        **{result: round(float(p), 4) for result, p in exact.items()},
-        "exact": {result: str(p) for result, p in exact.items()},
+        "outcomes": [
+            {
+                "key": result,
+                "probability": round(float(p), 4),
+                "exact": str(p),
+                "text": words[result].format(attacker=attacker, defender=defender),
+            }
+            for result, p in chances.items()
+        ]
     }
 
 
-def odds_for(attack: Pool, defense: Pool) -> dict[str, Any]:
-    """A fresh copy of :func:`odds_entry`, safe to put into an action and change."""
-    entry = odds_entry(attack, defense)
-    return {**entry, "exact": dict(entry["exact"])}
+def chance_of(odds: Mapping[str, Any], key: str) -> float:
+    """The exact chance of outcome ``key`` in an ``"odds"`` of the one shape (0 if none)."""
+    return float(sum((Fraction(o["exact"]) for o in odds["outcomes"] if o["key"] == key), Fraction(0)))

@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
 from app.rules.dice import Dice
+from app.rules.odds import odds_for
 
 OFF_BOARD = "off"
 """The ``to`` of a push that sends a creature off the board from ring A."""
@@ -83,7 +84,15 @@ def battle_result(attack: int, defense: int) -> Result:
     return "nothing"
 
 
-def battle_odds(attack_sides: int, defense_sides: int | None) -> dict[str, float]:
+BATTLE_WORDS: dict[str, str] = {
+    "defeated": "{defender} is defeated",
+    "pushed": "{defender} is pushed",
+    "stunned": "{attacker} is stunned",
+    "nothing": "nothing happens",
+}
+
+
+def battle_chances(attack_sides: int, defense_sides: int | None) -> dict[str, Fraction]:
     """Exact chances of each result; ``defense_sides`` ``None`` is a static 1."""
     defenses = [STATIC_STUNNED] if defense_sides is None else range(1, defense_sides + 1)
     counts = dict.fromkeys(RESULTS, 0)
@@ -91,7 +100,7 @@ def battle_odds(attack_sides: int, defense_sides: int | None) -> dict[str, float
         for d in defenses:
             counts[battle_result(a, d)] += 1
     total = sum(counts.values())
-    return {r: round(float(Fraction(n, total)), 4) for r, n in counts.items()}
+    return {r: Fraction(n, total) for r, n in counts.items()}
 
 
 class SimeoneOptions(BaseOptions):
@@ -208,7 +217,12 @@ class Simeone(Ruleset[SimeoneState]):
             "type": "attack",
             "piece": piece.id,
             "target": target.id,
-            "odds": battle_odds(CREATURES[piece.kind].die, sides),
+            "odds": odds_for(
+                battle_chances(CREATURES[piece.kind].die, sides),
+                BATTLE_WORDS,
+                CREATURES[piece.kind].name,
+                defense.name,
+            ),
         }
 
     # --- applying ------------------------------------------------------------------

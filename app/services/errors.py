@@ -34,3 +34,21 @@ class Conflict(ServiceError):
 
 class Invalid(ServiceError):
     status = 422
+
+
+class Gone(ServiceError):
+    """Used up or expired (a device link): 410."""
+
+    status = 410
+
+
+class TooMany(ServiceError):
+    """Past a rate limit: 429."""
+
+    status = 429
+
+
+class Unavailable(ServiceError):
+    """The database cannot be reached right now; nothing was changed: 503."""
+
+    status = 503

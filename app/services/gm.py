@@ -2,25 +2,21 @@
 
 The controls are the host's ``legal_actions`` (all of type ``gm_…``), so a GM's
 REST client plays them like any other action. Each applied control is its own
-log entry (seat ``null``). Undo never rewrites history: the undone action and its
-dice stay in the log, and the state is rebuilt by replaying the log without the
-undone entries. Each entry's dice start where they started the first time
-(``dice_from``), so the replay is exact, and the dice never rewind: an action
-played again after an undo rolls fresh dice.
+log entry (seat ``null``). Undo never rewrites history: the state is rebuilt by
+replaying the log without the undone entries (``app/rules/log.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from app.rules.base import Action, Ruleset
-from app.rules.dice import Dice
+from app.rules.log import Entry, is_game_move, undone_versions
 
 GM_PREFIX = "gm_"
 FILLED_BY_GM = {"gm_set_options": "options"}
 """Controls whose named field the GM fills in, rather than sending it back as listed."""
-NOT_UNDOABLE = frozenset({"join", "start"})
 
 
 class SeatLike(Protocol):
@@ -37,13 +33,6 @@ class MatchLike(Protocol):
     seats: Sequence[SeatLike]
 
 
-class EntryLike(Protocol):
-    version: int
-    seat: int | None
-    action: dict[str, Any]
-    dice_from: int
-
-
 def is_gm_action(action: Any) -> bool:
     kind = action.get("type") if isinstance(action, dict) else None
     return isinstance(kind, str) and kind.startswith(GM_PREFIX)
@@ -58,20 +47,10 @@ def npc_seat(match: MatchLike) -> int | None:
     return next((s.seat for s in match.seats if s.npc), None)
 
 
-def undone_versions(entries: Iterable[EntryLike]) -> set[int]:
-    return {e.action["version"] for e in entries if e.action.get("type") == "gm_undo"}
-
-
-def undoable_version(entries: Sequence[EntryLike]) -> int | None:
+def undoable_version(entries: Sequence[Entry]) -> int | None:
     """The newest player action that is still in effect, if any."""
     undone = undone_versions(entries)
-    for entry in reversed(entries):
-        kind = entry.action.get("type", "")
-        if entry.seat is None or kind in NOT_UNDOABLE or kind.startswith(GM_PREFIX):
-            continue
-        if entry.version not in undone:
-            return entry.version
-    return None
+    return next((e.version for e in reversed(entries) if is_game_move(e) and e.version not in undone), None)
 
 
 def host_actions(match: MatchLike, ruleset: Ruleset, undoable: int | None) -> list[Action]:
@@ -116,17 +95,3 @@ def option_changes(before: Any, after: Any, path: str = "") -> list[dict[str, An
         pairs = enumerate(zip(before, after, strict=True))
         return [c for i, (b, a) in pairs for c in option_changes(b, a, f"{path}{i}.")]
     return [] if before == after else [{"option": path.rstrip("."), "from": before, "to": after}]
-
-
-def replay(ruleset: Ruleset, options: dict[str, Any], seed: bytes, entries: Iterable[EntryLike]) -> Any:
-    """The state the log gives, leaving out undone entries."""
-    entries = list(entries)
-    undone = undone_versions(entries)
-    state = None
-    for entry in entries:
-        kind = entry.action.get("type", "")
-        if kind == "start":
-            state, _ = ruleset.new_game(ruleset.options(options), Dice(seed, entry.dice_from))
-        elif entry.seat is not None and kind not in NOT_UNDOABLE and entry.version not in undone:
-            state, _ = ruleset.apply(state, entry.seat, entry.action, Dice(seed, entry.dice_from))
-    return state

@@ -1,21 +1,31 @@
-"""Players and their bearer tokens (stored only as SHA-256 hashes)."""
+"""Players and their bearer tokens, one per device (stored only as SHA-256 hashes),
+and the one-time links that sign another device in."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Player
-from app.services.errors import Invalid
+from app.models import DeviceLink, Player, PlayerToken, utcnow
+from app.services.errors import Gone, Invalid
+from app.services.notifier import check_email, check_webhook_url
 
 MAX_NAME = 40
+DEVICE_LINK_LIFETIME = timedelta(minutes=10)
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without their zone; every one stored is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def clean_name(name: str) -> str:
@@ -24,19 +34,106 @@ def clean_name(name: str) -> str:
         raise Invalid("name: a display name cannot be empty")
     if len(name) > MAX_NAME:
         raise Invalid(f"name: at most {MAX_NAME} characters")
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        raise Invalid("name: must not contain control characters")
     return name
 
 
-async def create_player(session: AsyncSession, name: str) -> tuple[Player, str]:
-    """A new player and their token; the token is shown only this once."""
+def _new_device_token(player_id: str) -> tuple[PlayerToken, str]:
     token = secrets.token_urlsafe(32)
-    player = Player(id=secrets.token_hex(8), name=clean_name(name), token_hash=hash_token(token))
+    return PlayerToken(token_hash=hash_token(token), player_id=player_id), token
+
+
+async def create_player(session: AsyncSession, name: str) -> tuple[Player, str]:
+    """A new player and their first device's token; the token is shown only this once."""
+    player_id = secrets.token_hex(8)
+    row, token = _new_device_token(player_id)
+    player = Player(id=player_id, name=clean_name(name), token_hash=row.token_hash)
     session.add(player)
+    await session.flush()  # the player row first: the token row refers to it
+    session.add(row)
     await session.commit()
     return player, token
+
+
+async def issue_token(session: AsyncSession, player_id: str) -> str:
+    """A token for one more device of ``player_id`` (committed)."""
+    row, token = _new_device_token(player_id)
+    session.add(row)
+    await session.commit()
+    return token
 
 
 async def player_by_token(session: AsyncSession, token: str) -> Player | None:
     if not token or len(token) > 200:
         return None
-    return await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+    return await session.scalar(
+        select(Player)
+        .join(PlayerToken, PlayerToken.player_id == Player.id)
+        .where(PlayerToken.token_hash == hash_token(token))
+    )
+
+
+async def rename(session: AsyncSession, player: Player, name: str) -> Player:
+    player.name = clean_name(name)
+    await session.commit()
+    return player
+
+
+async def sign_out(session: AsyncSession, token: str) -> None:
+    """This device's token stops working; the player's other devices keep theirs."""
+    await session.execute(delete(PlayerToken).where(PlayerToken.token_hash == hash_token(token)))
+    await session.commit()
+
+
+async def create_device_link(session: AsyncSession, player: Player) -> tuple[str, datetime]:
+    """A one-time secret for a link that signs another browser in; and when it expires."""
+    secret = secrets.token_urlsafe(24)
+    now = utcnow()
+    expires_at = now + DEVICE_LINK_LIFETIME
+    # Links a day past their expiry only need to say "not valid" now: let them go.
+    await session.execute(delete(DeviceLink).where(DeviceLink.expires_at < now - timedelta(days=1)))
+    session.add(DeviceLink(token_hash=hash_token(secret), player_id=player.id, expires_at=expires_at))
+    await session.commit()
+    return secret, expires_at
+
+
+async def use_device_link(session: AsyncSession, secret: str) -> tuple[Player, str]:
+    """Spend the link: its player and a new token for this device. ``Gone`` when it
+    was used, has expired, or never existed."""
+    link = await session.get(DeviceLink, hash_token(secret)) if 0 < len(secret) <= 200 else None
+    if link is None:
+        raise Gone("this sign-in link is not valid: ask your other device for a new one")
+    if link.used_at is not None:
+        raise Gone("this sign-in link was already used: ask your other device for a new one")
+    if as_utc(link.expires_at) <= utcnow():
+        raise Gone(
+            "this sign-in link has expired (links last 10 minutes): ask your other device for a new one"
+        )
+    # Two browsers opening the link at once: only the one whose update lands signs in.
+    spent = await session.execute(
+        update(DeviceLink)
+        .where(DeviceLink.token_hash == link.token_hash, DeviceLink.used_at.is_(None))
+        .values(used_at=utcnow())
+    )
+    if spent.rowcount != 1:
+        await session.rollback()
+        raise Gone("this sign-in link was already used: ask your other device for a new one")
+    player = await session.get(Player, link.player_id)
+    assert player is not None  # the link's foreign key keeps its player
+    row, token = _new_device_token(player.id)
+    session.add(row)
+    await session.commit()
+    return player, token
+
+
+async def set_notifications(
+    session: AsyncSession, player: Player, webhook_url: str | None, email: str | None, allow_private: bool
+) -> Player:
+    """Where ``player`` hears of their turns; ``None`` (or empty) turns a channel off."""
+    webhook_url = (webhook_url or "").strip() or None
+    email = (email or "").strip() or None
+    player.webhook_url = await check_webhook_url(webhook_url, allow_private) if webhook_url else None
+    player.email = check_email(email) if email else None
+    await session.commit()
+    return player

@@ -2,7 +2,7 @@
 // each die (sides and face), the total and the outcome of the exchange.
 
 import { describeOutcome } from "./log.js";
-import { pieceName, seatName } from "./state.js";
+import { humanise, pieceName, seatName } from "./state.js";
 
 const TUMBLE_MS = 700;
 
@@ -22,6 +22,24 @@ function dieElement(die) {
   return node;
 }
 
+// Rows of the tray: one per roll, except that many one-die rolls for the same purpose
+// and seat (a draft's) share one row.
+function rowsOf(rolls) {
+  const rows = [], grouped = new Map();
+  for (const roll of rolls) {
+    const single = (roll.dice || []).length === 1 && !roll.piece;
+    const key = `${roll.purpose}|${roll.seat}`;
+    const similar = single ? rolls.filter((r) => `${r.purpose}|${r.seat}` === key && (r.dice || []).length === 1) : [];
+    if (similar.length > 1) {
+      if (!grouped.has(key)) { grouped.set(key, { ...roll, dice: [], group: true }); rows.push(grouped.get(key)); }
+      grouped.get(key).dice.push(...roll.dice);
+    } else {
+      rows.push(roll);
+    }
+  }
+  return rows;
+}
+
 // Show the rolls of `events` in `tray`; calls `settled()` once the dice stop.
 export function showRolls(tray, store, events, settled) {
   clearInterval(tray.tumbleSpin);  // a roll still tumbling stops: the new one replaces it
@@ -31,14 +49,14 @@ export function showRolls(tray, store, events, settled) {
   tray.innerHTML = "";
   tray.dataset.state = "rolling";
   const tumbling = [];
-  for (const roll of rolls) {
+  for (const roll of rowsOf(rolls)) {
     const row = document.createElement("div");
-    row.className = "roll";
+    row.className = roll.group ? "roll roll-group" : "roll";
     row.dataset.purpose = roll.purpose || "";
     const title = document.createElement("div");
     title.className = "roll-title";
     const who = roll.seat !== undefined && roll.seat !== null ? `${seatName(store.view, roll.seat)} · ` : "";
-    title.textContent = `${who}${roll.purpose || "roll"}${roll.piece ? ` · ${pieceName(store, roll.piece)}` : ""}`;
+    title.textContent = `${who}${humanise(roll.purpose || "roll")}${roll.piece ? ` · ${pieceName(store, roll.piece)}` : ""}`;
     const dice = document.createElement("div");
     dice.className = "dice";
     for (const die of roll.dice || []) {
@@ -47,11 +65,16 @@ export function showRolls(tray, store, events, settled) {
       tumbling.push(node);
       dice.appendChild(node);
     }
-    const total = document.createElement("div");
-    total.className = "roll-total";
-    total.dataset.total = roll.total;
-    total.textContent = `${roll.bonus ? `+${roll.bonus} ` : ""}= ${roll.total}`;
-    row.append(title, dice, total);
+    row.append(title, dice);
+    if (!roll.group && roll.total !== undefined) {  // shuffles and narrative dice have no total
+      const total = document.createElement("div");
+      total.className = "roll-total";
+      total.dataset.total = roll.total;
+      total.textContent = `${roll.bonus ? `+${roll.bonus} ` : ""}= ${roll.total}`;
+      row.appendChild(total);
+    } else if (roll.group) {
+      title.textContent += ` · ${roll.dice.length} rolls, in order`;
+    }
     tray.appendChild(row);
   }
   for (const outcome of outcomes) {

@@ -38,6 +38,33 @@ function undoneWords(store, event) {
   return `${GM} undid #${event.version}, ${who}${kind}: ${what}${rolled ? ". Its dice stay in the log" : ""}`;
 }
 
+// A seat by the character sitting there (eote's sheets name them), else by its name.
+function characterName(view, seat) {
+  const character = ((view.state && view.state.characters) || []).find((c) => c.seat === seat);
+  return (character && character.name) || seatName(view, seat);
+}
+
+// The words of the game master's buttons: seats by their characters, and the undo
+// button naming the action it undoes. Null for any other action.
+export function gmButtonLabel(store, action) {
+  const view = store.view;
+  const type = String(action.type || "");
+  if (!type.startsWith("gm_")) return null;
+  if (type === "gm_undo") {
+    const entry = (store.entries || []).find((e) => e.version === action.version);
+    const lines = entry ? describeEntry(store, entry).filter((l) => !/ rolled /.test(l)) : [];
+    const who = entry && entry.seat !== null && entry.seat !== undefined ? `${characterName(view, entry.seat)}: ` : "";
+    return `Undo #${action.version}${lines.length ? `, ${who}${lines[0]}` : ""}`;
+  }
+  if (action.seat === undefined || action.seat === null) return null;
+  const name = characterName(view, action.seat);
+  return {
+    gm_take_seat: `Play ${name} as an NPC`,
+    gm_release_seat: `Hand ${name} back to their player`,
+    gm_open_seat: `Replace ${name}'s player`,
+  }[type] || null;
+}
+
 export function describeGmEvent(store, event) {
   const view = store.view;
   switch (event.type) {

@@ -7,6 +7,19 @@
 
 import { seatLabel } from "./state.js";
 
+// A validation message of the server in plain words.
+export function plainReason(why) {
+  const bound = (re, words) => { const m = why.match(re); return m ? `${words} ${m[1]}` : null; };
+  return bound(/less than or equal to (-?[\d.]+)/, "must be at most")
+    || bound(/greater than or equal to (-?[\d.]+)/, "must be at least")
+    || bound(/less than (-?[\d.]+)/, "must be less than")
+    || bound(/greater than (-?[\d.]+)/, "must be more than")
+    || bound(/at most (\d+) characters?/, "may have at most this many characters:")
+    || (/valid integer/.test(why) ? "must be a whole number" : null)
+    || (/valid number/.test(why) ? "must be a number" : null)
+    || (why ? `: ${why.charAt(0).toLowerCase()}${why.slice(1)}` : "is not valid");
+}
+
 function pathOf(name) {
   return name.split(".").slice(1);  // "options.sheets.0.intellect" -> ["sheets", "0", "intellect"]
 }
@@ -57,6 +70,8 @@ export function readForm(form, current) {
       const raw = el.value.trim();
       value = raw === "" ? null : Number.isFinite(Number(raw)) ? Number(raw) : raw;
     } else value = el.value;
+    // An optional group left empty (a match's clock: none) stays null.
+    if ((value === null || value === "") && path.length > 1 && valueAt(current, path.slice(0, -1)) === null) continue;
     setAt(options, path, value);
   }
   return options;
@@ -83,25 +98,38 @@ export function attachGm(root, store) {
     for (const node of form.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
   }
 
+  // The field a message names, in the form's words ("Light's sheet: Intellect").
+  function fieldWords(el) {
+    const label = el.closest("label");
+    const own = label ? label.firstChild.textContent.trim() : el.name;
+    const group = el.closest("fieldset");
+    const legend = group && group.querySelector("legend");
+    return legend ? `${legend.textContent.trim()}: ${own}` : own;
+  }
+
   function showError(message) {
     clearErrors();
-    errorBox.textContent = message;
-    errorBox.hidden = false;
-    // Mark every field the message names ("options.x.y: why; options.z: why").
+    // Mark every field the message names ("options.x.y: why; options.z: why") and say
+    // each refusal as a person would ("Light's sheet: Intellect must be at most 6").
     let first = null;
+    const sentences = [];
     for (const part of message.split("; ")) {
       const [name, ...why] = part.split(": ");
       const el = fields(form).find((f) => f.name === name);
-      if (!el) continue;
+      if (!el) { sentences.push(part); continue; }
+      const reason = plainReason(why.join(": "));
+      sentences.push(`${fieldWords(el)} ${reason}`);
       el.setAttribute("aria-invalid", "true");
       const holder = el.closest(".option");
       holder.classList.add("invalid");
       const note = document.createElement("small");
       note.className = "gm-field-error";
-      note.textContent = why.join(": ") || message;
+      note.textContent = `${fieldWords(el).split(": ").pop()} ${reason}`;
       holder.appendChild(note);
       first = first || el;
     }
+    errorBox.textContent = `${sentences.join(". ")}.`;
+    errorBox.hidden = false;
     if (first) first.focus();
   }
 

@@ -2,15 +2,30 @@
 // shapes and falls back to a plain reading of any other event.
 
 import { describeGmEvent } from "./gm-words.js";
-import { humanise, pieceName, seatLabel, seatName } from "./state.js";
+import { humanise, ownedName, pieceName, seatLabel, seatName } from "./state.js";
+
+const COUNTS = ["no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+
+function listWords(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+// Dice as players say them: "6 and 1 on two d6", "5 and 2 on two d10 and 3 on a d6".
+export function diceWords(dice) {
+  const bySides = new Map();
+  for (const die of dice || []) bySides.set(die.sides, [...(bySides.get(die.sides) || []), die.face]);
+  return listWords([...bySides].map(([sides, faces]) => `${listWords(faces.map(String))} on ${COUNTS[faces.length] || faces.length} d${sides}`));
+}
 
 export function describeRoll(store, roll) {
   const view = store.view;
   const who = roll.seat !== undefined && roll.seat !== null ? `${seatName(view, roll.seat)} ` : "";
   const whose = roll.piece ? ` for ${pieceName(store, roll.piece)}` : "";
-  const faces = (roll.dice || []).map((d) => `d${d.sides}:${d.face}`).join(" ");
-  const bonus = roll.bonus ? ` + ${roll.bonus}` : "";
-  return `${who}rolled ${roll.purpose || "dice"}${whose}: ${faces}${bonus} = ${roll.total}`;
+  const bonus = roll.bonus ? `, +${roll.bonus}` : "";
+  const what = who ? `${who}rolled ${roll.purpose || "dice"}` : `Rolled for ${roll.purpose || "dice"}`;
+  if (!(roll.dice || []).length) return `${what}${whose}: no die to roll, a flat ${roll.total}`;
+  const total = roll.total !== undefined ? `: ${roll.total}` : "";  // shuffles and narrative dice have none
+  return `${what}${whose}: ${diceWords(roll.dice)}${bonus}${total}`;
 }
 
 export function describeOutcome(result) {
@@ -34,7 +49,7 @@ export function describeEvent(store, event) {
   const special = kindWords.get(view && view.state && view.state.kind);
   const words = (special ? special(store, event) : null) || describeGmEvent(store, event);
   if (words) return words;
-  const name = (id) => pieceName(store, id);
+  const name = (id) => ownedName(store, id);
   switch (event.type) {
     case "roll": return describeRoll(store, event);
     case "move": {
@@ -52,6 +67,7 @@ export function describeEvent(store, event) {
     case "first_player": return `${seatLabel(view, event.seat)} goes first`;
     case "pass": return `${seatLabel(view, event.seat)} passed: ${event.reason || "no legal action"}`;
     case "resign": return `${seatLabel(view, event.seat)} resigned`;
+    case "timeout": return `${(event.seats || []).map((s) => seatLabel(view, s)).join(" and ")} ran out of time; ${seatLabel(view, event.seat)} claimed the win`;
     case "draw_offered": return `${seatLabel(view, event.seat)} offered a draw`;
     case "draw_agreed": return "The draw was agreed";
     case "draw_declined": return `${seatLabel(view, event.seat)} declined the draw`;
@@ -72,8 +88,29 @@ export function describeEvent(store, event) {
     case "combat_ray": return `Combat ray: ${event.ring === "C" ? "the core" : `ray ${event.ray} (${(event.spaces || []).join(", ")})`}`;
     case "cycle_complete": return `${seatLabel(view, event.seat)} completed a cycle${event.skipped ? " (the rest could not act)" : ""}`;
     case "place": return `${name(event.piece)} was placed on ${event.to}`;
+    case "battle": return `${name(event.piece)} rolled ${event.attack} against ${name(event.target)}'s ${event.defense}: ${battleWords(store, event)}`;
+    case "centre_hold": return event.broken_by
+      ? `${name(event.broken_by)} broke ${seatName(view, event.seat)}'s hold on the core`
+      : `${seatLabel(view, event.seat)} has held the core for ${event.turns} turn${event.turns === 1 ? "" : "s"}`;
+    case "double_capture": return `Double capture: ${(event.pieces || []).map(name).join(" and ")} took each other`;
+    case "round_end": return `Round ${event.round} ended`;
+    case "setup": return event.seat !== undefined ? `Setting up: ${seatLabel(view, event.seat)} places first` : "The pieces were set up";
+    case "end_activation": return `${seatLabel(view, event.seat)} ended ${name(event.piece)}'s activation`;
+    case "draft_choice": return `${seatLabel(view, event.seat)} chooses between ${(event.creatures || []).map((k) => legendName(view, k) || humanise(k)).join(" and ")}`;
+    case "initiative": return `${seatLabel(view, event.seat)} has the initiative`;
+    case "initiative_tie": return `Initiative: a tie at ${event.total}, roll again`;
+    case "order_chosen": return `${seatLabel(view, event.seat)} chose to move ${event.moves_first === event.seat ? "first" : "second"}`;
+    case "setup_reroll": return `Setup: a tie (${(event.faces || []).join(", ")}), roll again`;
     default: return plainly(store, event);
   }
+}
+
+function battleWords(store, event) {
+  const target = ownedName(store, event.target), attacker = ownedName(store, event.piece);
+  return {
+    defeated: `${target} is defeated`, pushed: `${target} is pushed`,
+    stunned: `${attacker} is stunned`, nothing: "nothing happens",
+  }[event.result] || humanise(event.result);
 }
 
 function legendName(view, kind) {
@@ -91,9 +128,11 @@ function plainly(store, event) {
   for (const [key, value] of Object.entries(event)) {
     if (key === "type" || value === null || value === undefined) continue;
     if (key === "seat") parts.push(seatLabel(store.view, value));
-    else if (key === "piece" || key === "target" || key === "by") parts.push(`${key} ${pieceName(store, value)}`);
+    else if (store.names[value] !== undefined) parts.push(ownedName(store, value));
     else if (typeof value !== "object") parts.push(`${humanise(key).toLowerCase()} ${value}`);
-    else if (Array.isArray(value) && value.every((v) => typeof v !== "object")) parts.push(`${humanise(key).toLowerCase()} ${value.join(", ")}`);
+    else if (Array.isArray(value) && value.every((v) => typeof v !== "object")) {
+      parts.push(`${humanise(key).toLowerCase()} ${value.map((v) => (store.names[v] !== undefined ? ownedName(store, v) : v)).join(", ")}`);
+    }
   }
   return `${humanise(event.type)}${parts.length ? `: ${parts.join(", ")}` : ""}`;
 }

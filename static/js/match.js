@@ -1,10 +1,17 @@
 // The match page: wires the store, the network, the renderer and the input together.
 
+import { attachChat } from "./chat.js";
+import { attachDeadline } from "./clock.js";
+import { attachCopyButtons } from "./copy.js";
 import { attachGm } from "./gm.js";
+import { attachLearning } from "./howto.js";
 import { attachInput } from "./input.js";
 import { followMatch } from "./net.js";
+import { attachPresence } from "./presence.js";
 import { createRenderer } from "./render.js";
-import { classifyActions, createStore, rememberNames } from "./state.js";
+import { classifyActions, createStore, latestRolls, rememberNames, seatLabel } from "./state.js";
+import { attachRematch } from "./rematch.js";
+import { attachVerifyPanel } from "./verify.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -20,12 +27,6 @@ function mergeEntries(entries, live) {
   return { entries: all, fresh };
 }
 
-function rollsOf(entries) {
-  const events = entries.flatMap((e) => e.events || []);
-  if (!events.some((e) => e.type === "roll")) return null;
-  return { version: entries[entries.length - 1].version, events };
-}
-
 // Keep a selection that still has actions; pick the piece when it is the only one
 // that can act (a push: where the loser goes is then the whole decision).
 function selectionFor(view) {
@@ -37,17 +38,29 @@ function selectionFor(view) {
   return only.length === 1 ? only[0] : null;
 }
 
+// A pending attack stays open across an update only while it is still legal as it was.
+function stillLegal(attack, view) {
+  if (!attack) return null;
+  const wanted = JSON.stringify(attack.action);
+  return (view.legal_actions || []).some((a) => JSON.stringify(a) === wanted) ? attack : null;
+}
+
 function applyView(message, newEntries, live) {
   const { type, missed, events, entries, ...view } = message;
   rememberNames(store, view);
   const merged = mergeEntries(newEntries, live);
-  const rolls = live ? rollsOf(merged.fresh) : null;
+  const rolls = live ? latestRolls(merged.fresh, true) : null;
   const patch = { view, entries: merged.entries, busy: false, menu: null, confirm: null };
   patch.selected = selectionFor(view);
+  patch.attack = stillLegal(store.attack, view);
   if (rolls) patch.rolls = rolls;
-  const undone = merged.fresh.flatMap((e) => e.events || []).filter((e) => e.type === "undone");
-  if (undone.length) patch.undone = [...store.undone, ...undone.map((e) => e.version)];
+  const undone = undoneVersions(merged.fresh);
+  if (undone.length) patch.undone = [...store.undone, ...undone];
   store.update(patch);
+}
+
+function undoneVersions(entries) {
+  return entries.flatMap((e) => e.events || []).filter((e) => e.type === "undone").map((e) => e.version);
 }
 
 let historyLoaded = false;
@@ -59,13 +72,20 @@ async function loadHistory() {
     if (!response.ok) return;
     const { events } = await response.json();
     const merged = mergeEntries(events, false);
-    store.update({ entries: merged.entries });
+    const patch = { entries: merged.entries, undone: [...store.undone, ...undoneVersions(merged.fresh)] };
+    // A page that opens mid-match shows the latest roll, as it was shown live.
+    if (!store.rolls) patch.rolls = latestRolls(merged.entries, false);
+    store.update(patch);
   } catch { historyLoaded = false; }
 }
 
+const chat = attachChat(document.getElementById("chat"));
+const rematch = attachRematch(document.getElementById("rematch"), matchId, store);
 const net = followMatch(matchId, store, {
   applyView,
-  onSnapshot: loadHistory,
+  onSnapshot: () => { loadHistory(); chat.resync(); rematch.resync(); },
+  onChat: (message) => chat.receive(message),
+  onRematch: (message) => rematch.receive(message),
   onAck: () => { if (store.busy) store.update({ busy: false }); },
   onError: (message) => store.update({ busy: false, error: message.message || "that did not work" }),
 });
@@ -77,26 +97,22 @@ function sendAction(action) {
     store.update({ error: "Not connected: the action was not sent. Reconnecting…" });
     return;
   }
-  store.update({ busy: true, selected: null, menu: null, hovered: null, confirm: null, error: null });
+  store.update({ busy: true, selected: null, menu: null, hovered: null, confirm: null, attack: null, error: null });
 }
 
 attachInput(root, store, { sendAction, classified: () => renderer.classified });
-attachGm(root, store);
+attachVerifyPanel(document.getElementById("verify-dice"), matchId);
 
-// Copy buttons beside the invite and spectator links.
-root.addEventListener("click", async (event) => {
-  const copy = event.target.closest("[data-copy]");
-  if (!copy) return;
-  const input = copy.parentElement.querySelector("input");
-  try {
-    await navigator.clipboard.writeText(input.value);
-  } catch {
-    input.select();
-    document.execCommand("copy");
-  }
-  copy.textContent = "Copied!";
-  setTimeout(() => { copy.textContent = "Copy"; }, 1500);
-});
+// The replay link and the dice check appear once the match is over.
+const records = document.getElementById("records");
+store.subscribe(() => { records.hidden = !store.view || store.view.status !== "finished"; });
+attachGm(root, store);
+attachDeadline(root, store, { seatLabel, onExpired: () => store.view && net.sync(store.view.version) });
+attachPresence(root, matchId, store, { seatLabel });
+attachLearning(root, store);
+if (root.dataset.tutorial) import("./tutorial.js").then(({ attachTutorial }) => attachTutorial(root, store));
+
+attachCopyButtons(root);  // beside the invite and spectator links
 
 // For tests and the benchmark.
 window.__dejarik = { store, net, renderer };

@@ -80,8 +80,9 @@ export function connectMatch(matchId, { onMessage, onStatus, lastVersion, specta
 // Follow a match into `store`, as every page that shows one does: snapshots and
 // updates applied in version order (`applyView(message, entries, live)`), a version
 // gap or a 409 answered by asking for a fresh snapshot, a 404 stopping the socket,
-// and the connection state kept in the store.
-export function followMatch(matchId, store, { applyView, onSnapshot, onAck, onError, spectator = false }) {
+// chat messages handed to `onChat`, rematch news to `onRematch`, and the connection
+// state kept in the store.
+export function followMatch(matchId, store, { applyView, onSnapshot, onAck, onError, onChat, onRematch, spectator = false }) {
   let net = null;
   function onMessage(message) {
     const current = store.view;
@@ -102,6 +103,12 @@ export function followMatch(matchId, store, { applyView, onSnapshot, onAck, onEr
       }
       case "ack":
         if (onAck) onAck(message);
+        break;
+      case "chat":
+        if (onChat) onChat(message);
+        break;
+      case "rematch":
+        if (onRematch) onRematch(message);
         break;
       case "error":
         if (onError) onError(message);

@@ -3,13 +3,22 @@
 // buttons, legend, log) are the same for every ruleset. Each render is measured
 // with performance.mark/measure under the name "dejarik-render".
 
+import { combatSentence } from "./announce.js";
+import { figureIcon, hasArt } from "./art.js";
 import { showRolls } from "./dice.js";
+import { gmButtonLabel } from "./gm-words.js";
+import { createMotion } from "./motion.js";
 import { describeEntry, describeEvent } from "./log.js";
 import { rendererFor } from "./renderers.js";
-import { monograms } from "./renderers/board.js";
-import { actionLabel, classifyActions, countsActions, humanise, pieceName, seatLabel, targetsOf } from "./state.js";
+import { emblemOf, monograms } from "./renderers/board.js";
+import {
+  actionLabel, chanceWords, classifyActions, countsActions, humanise, oddsOutcomes, ownedName, pieceName, seatLabel, targetsOf,
+} from "./state.js";
 
 export const RENDER_MEASURE = "dejarik-render";
+
+// Legend headings short enough for the side column.
+const SHORT_WORDS = { attack: "Att", defense: "Def", defence: "Def", movement: "Move", actions: "Acts" };
 
 function text(node, value) {
   if (node && node.textContent !== value) node.textContent = value;
@@ -27,11 +36,12 @@ export function createRenderer(root, store) {
   const $ = (selector) => root.querySelector(selector);
   const parts = {
     board: $("#board"), turn: $("#turn"), actionsLeft: $("#actions-left"), connection: $("#connection"),
-    banner: $("#banner"), buttons: $("#buttons"), menu: $("#choice-menu"), odds: $("#odds"),
-    dice: $("#dice-tray"), legend: $("#legend"), lost: $("#lost"), log: $("#log"), announce: $("#announce"),
-    error: $("#error"), role: $("#role"), invites: $("#invites"),
+    banner: $("#banner"), buttons: $("#buttons"), menu: $("#choice-menu"), odds: $("#odds"), attack: $("#attack-confirm"),
+    dice: $("#dice-tray"), legend: $("#legend"), legendTitle: $("#legend-title"), lost: $("#lost"), log: $("#log"), announce: $("#announce"),
+    error: $("#error"), role: $("#role"), invites: $("#invites"), after: $("#after-match"),
   };
   let renderer = null, rendererKind = null;
+  const motion = createMotion(parts.board);
   let frame = 0, renderCount = 0;
   let shownRolls = null, loggedCount = 0, legendKey = "", lostKey = "", buttonsKey = "", menuKey = "";
   let lastClassified = { board: new Map(), reserve: new Map(), buttons: [] };
@@ -54,12 +64,14 @@ export function createRenderer(root, store) {
       rendererKind = kind;
     }
     renderer.update(store, classified, targets);
+    motion.play(store);
     root.dataset.kind = kind;
     renderStatus(view);
     renderConnection();
     renderButtons(classified);
     renderMenu();
     renderOdds(targets);
+    renderAttack();
     renderLegend(view);
     renderLost(view);
     renderLog();
@@ -67,11 +79,25 @@ export function createRenderer(root, store) {
     renderInvites(view);
     text(parts.error, store.error || "");
     parts.error.hidden = !store.error;
+    fitBoard();  // last: everything above the board is drawn
     performance.mark(`${RENDER_MEASURE}-end-${id}`);
     performance.measure(RENDER_MEASURE, `${RENDER_MEASURE}-start-${id}`, `${RENDER_MEASURE}-end-${id}`);
     performance.clearMarks(`${RENDER_MEASURE}-start-${id}`);
     performance.clearMarks(`${RENDER_MEASURE}-end-${id}`);
     root.dataset.version = String(view.version);
+  }
+
+  // The board is as large as the room left under it in the window, so the whole of it
+  // shows without scrolling whatever the window's shape (CSS reads --board-room).
+  function fitBoard() {
+    const svg = parts.board.querySelector("svg.board");
+    if (!svg) return;
+    const top = svg.getBoundingClientRect().top + window.scrollY;
+    // The tray under the board (pieces to place, captured pieces) stays in view too.
+    const tray = parts.board.querySelector(".reserve-tray:not([hidden])");
+    const below = tray ? tray.getBoundingClientRect().height + 8 : 0;
+    const room = `${Math.max(240, Math.floor(window.innerHeight - top - below - 8))}px`;
+    if (root.style.getPropertyValue("--board-room") !== room) root.style.setProperty("--board-room", room);
   }
 
   function renderStatus(view) {
@@ -89,13 +115,15 @@ export function createRenderer(root, store) {
       const acting = view.to_act || [];
       const yours = mySeat !== null && mySeat !== undefined && acting.includes(mySeat);
       const names = acting.map((s) => seatLabel(view, s)).join(" and ");
-      if (state.push && acting.includes(state.push.chooser)) {
+      const pushing = state.push && acting.includes(state.push.chooser);
+      if (pushing) {
         const who = yours ? "You choose" : `${names} chooses`;
-        turn = `${who} where ${pieceName(store, state.push.piece)} is pushed.`;
+        turn = `${who} where ${ownedName(store, state.push.piece)} is pushed.`;
       } else {
         turn = yours ? `Your turn (${seatLabel(view, mySeat)}).` : `${names} to act.`;
       }
-      if (countsActions(state)) {
+      // Only the mover counts their actions, and not while a push is being chosen.
+      if (yours && !pushing && countsActions(state)) {
         left = `${state.actions_left} action${state.actions_left === 1 ? "" : "s"} left this turn`;
       }
     }
@@ -110,6 +138,7 @@ export function createRenderer(root, store) {
     text(parts.role, role);
 
     const result = view.result;
+    parts.after.hidden = view.status !== "finished";
     if (view.status === "finished" && result) {
       let headline;
       if (result.winner === null || result.winner === undefined) headline = "Draw";
@@ -139,7 +168,8 @@ export function createRenderer(root, store) {
   }
 
   function renderButtons(classified) {
-    const key = JSON.stringify(classified.buttons) + store.busy + (store.confirm || "");
+    const key = JSON.stringify(classified.buttons) + store.busy + (store.confirm || "") + store.entries.length
+      + JSON.stringify((store.view.state || {}).characters || null);
     if (key === buttonsKey) return;
     buttonsKey = key;
     parts.buttons.innerHTML = "";
@@ -147,7 +177,8 @@ export function createRenderer(root, store) {
     let gm = null;
     classified.buttons.forEach((action, index) => {
       const confirming = store.confirm === index;
-      const label = confirming ? `Really: ${actionLabel(store, action).toLowerCase()}?` : actionLabel(store, action);
+      const words = gmButtonLabel(store, action) || actionLabel(store, action);
+      const label = confirming ? `Really: ${words.toLowerCase()}?` : words;
       const node = button(label, { "data-action-index": String(index), "data-action-type": action.type });
       if (action.type === "resign") node.classList.add("danger");
       if (store.busy) node.disabled = true;
@@ -167,6 +198,7 @@ export function createRenderer(root, store) {
     });
     if (gm) parts.buttons.appendChild(gm);
     parts.buttons.hidden = classified.buttons.length === 0;
+    parts.buttons.closest("section").hidden = parts.buttons.hidden;  // no empty card
   }
 
   function renderMenu() {
@@ -188,31 +220,77 @@ export function createRenderer(root, store) {
     if (first) first.focus();
   }
 
+  // The outcomes of one action with odds: a heading, then each outcome's words, bar and chance.
+  function oddsBlock(action) {
+    const block = document.createElement("div");
+    const title = document.createElement("p");
+    title.textContent = `Odds if ${pieceName(store, action.piece)} attacks ${pieceName(store, action.target)}:`;
+    const list = document.createElement("ul");
+    for (const outcome of oddsOutcomes(action)) {
+      const item = document.createElement("li");
+      item.dataset.oddsOutcome = outcome.key;
+      const percent = Math.round(outcome.probability * 1000) / 10;
+      item.innerHTML = `<span class="odds-name"></span><span class="bar" style="--p:${percent}%"></span><span class="odds-value"></span>`;
+      item.children[0].textContent = outcome.text;
+      item.children[2].textContent = chanceWords(outcome);
+      if (outcome.exact) item.title = `exactly ${outcome.exact}`;
+      list.appendChild(item);
+    }
+    block.append(title, list);
+    return block;
+  }
+
+  // A panel over the board beside the space `destination`, inside the board's box.
+  function placeBeside(panel, destination) {
+    const space = parts.board.querySelector(`[data-space="${destination}"]`);
+    const area = panel.offsetParent;
+    if (!space || !area) return;
+    const box = space.getBoundingClientRect(), frame = area.getBoundingClientRect();
+    const board = (parts.board.querySelector("svg.board") || parts.board).getBoundingClientRect();
+    const width = panel.offsetWidth, height = panel.offsetHeight, gap = 8;
+    const onLeft = box.left + box.width / 2 < board.left + board.width / 2;
+    let left = onLeft ? box.right + gap : box.left - width - gap;
+    left = Math.min(Math.max(left, board.left), board.right - width);
+    let top = box.top + box.height / 2 - height / 2;
+    top = Math.min(Math.max(top, board.top), Math.max(board.top, board.bottom - height));
+    panel.style.left = `${Math.round(left - frame.left)}px`;
+    panel.style.top = `${Math.round(top - frame.top)}px`;
+  }
+
+  // Hover preview (pointer devices): the odds of the target under the pointer.
   function renderOdds(targets) {
-    const actions = store.hovered ? targets.get(store.hovered) || [] : [];
+    const actions = store.hovered && !store.attack ? targets.get(store.hovered) || [] : [];
     const withOdds = actions.filter((a) => a.odds);
     parts.odds.hidden = withOdds.length === 0;
-    if (!withOdds.length) { parts.odds.innerHTML = ""; return; }
-    const key = JSON.stringify(withOdds);
+    if (!withOdds.length) { parts.odds.innerHTML = ""; parts.odds.dataset.key = ""; return; }
+    const key = store.hovered + JSON.stringify(withOdds);
     if (parts.odds.dataset.key === key) return;
     parts.odds.dataset.key = key;
     parts.odds.innerHTML = "";
-    for (const action of withOdds) {
-      const title = document.createElement("p");
-      title.textContent = `Odds if ${pieceName(store, action.piece)} attacks ${pieceName(store, action.target)}:`;
-      const list = document.createElement("ul");
-      for (const [outcome, chance] of Object.entries(action.odds)) {
-        if (typeof chance !== "number") continue;  // e.g. "exact": the same odds as fractions
-        const item = document.createElement("li");
-        item.dataset.oddsOutcome = outcome;
-        const percent = Math.round(chance * 1000) / 10;
-        item.innerHTML = `<span class="odds-name"></span><span class="bar" style="--p:${percent}%"></span><span class="odds-value"></span>`;
-        item.children[0].textContent = humanise(outcome);
-        item.children[2].textContent = `${percent}%`;
-        list.appendChild(item);
-      }
-      parts.odds.append(title, list);
-    }
+    for (const action of withOdds) parts.odds.appendChild(oddsBlock(action));
+    placeBeside(parts.odds, store.hovered);
+  }
+
+  // The confirm step of an attack: its odds, then Attack or Cancel. Nothing is sent before Attack.
+  let attackKey = "";
+  function renderAttack() {
+    const pending = store.attack;
+    const key = pending ? JSON.stringify(pending) + store.busy : "";
+    if (key === attackKey) return;
+    attackKey = key;
+    parts.attack.innerHTML = "";
+    parts.attack.hidden = !pending;
+    if (!pending) return;
+    parts.attack.appendChild(oddsBlock(pending.action));
+    const row = document.createElement("div");
+    row.className = "confirm-buttons";
+    const attack = button(`Attack ${pieceName(store, pending.action.target)}`, { "data-confirm": "" });
+    attack.classList.add("primary");
+    if (store.busy) attack.disabled = true;
+    row.append(attack, button("Cancel", { "data-confirm-cancel": "" }));
+    parts.attack.appendChild(row);
+    placeBeside(parts.attack, pending.destination);
+    attack.focus({ preventScroll: true });
   }
 
   function renderLegend(view) {
@@ -226,12 +304,24 @@ export function createRenderer(root, store) {
     const kinds = Object.keys(legend);
     const glyphs = monograms(new Set(kinds), legend);
     const columns = [...new Set(kinds.flatMap((k) => Object.keys(legend[k]).filter((c) => c !== "name" && typeof legend[k][c] !== "object")))];
+    // Chess figures and courtiers are pieces, not creatures.
+    const creatures = kinds.some((k) => emblemOf(k, glyphs).family === "creature");
+    text(parts.legendTitle, creatures ? "Creatures" : "Pieces");
     const head = document.createElement("tr");
-    head.innerHTML = "<th scope=col>Creature</th>";
+    head.innerHTML = `<th scope=col>${creatures ? "Creature" : "Piece"}</th>`;
     for (const column of columns) {
       const th = document.createElement("th");
       th.scope = "col";
-      th.textContent = humanise(column);
+      const words = humanise(column);
+      const short = words.split(" ").map((w) => SHORT_WORDS[w.toLowerCase()] || w).join(" ");
+      if (short !== words) {
+        const abbr = document.createElement("abbr");
+        abbr.title = words;
+        abbr.textContent = short;
+        th.appendChild(abbr);
+      } else {
+        th.textContent = words;
+      }
       head.appendChild(th);
     }
     const thead = document.createElement("thead");
@@ -243,7 +333,8 @@ export function createRenderer(root, store) {
       const name = document.createElement("th");
       name.scope = "row";
       name.innerHTML = `<span class="legend-glyph" aria-hidden="true"></span> `;
-      name.firstChild.textContent = glyphs[kind];
+      if (hasArt(kind)) name.firstChild.appendChild(figureIcon(kind));
+      else name.firstChild.textContent = glyphs[kind];
       name.append(legend[kind].name || humanise(kind));
       row.appendChild(name);
       for (const column of columns) {
@@ -296,13 +387,16 @@ export function createRenderer(root, store) {
 
   function renderRolls() {
     const rolls = store.rolls;
+    // No dice card until a die is rolled (two rulesets never roll any).
+    parts.dice.closest("section").hidden = !rolls;
     // The dice of an action the game master undid stay shown, marked as not counting.
     parts.dice.dataset.undone = String(Boolean(rolls && store.undone.includes(rolls.version)));
     if (!rolls || rolls === shownRolls) return;
     shownRolls = rolls;
     showRolls(parts.dice, store, rolls.events, () => {
+      if (!rolls.live) return;  // a page just opened shows the last roll without announcing it
       const words = rolls.events.filter((e) => ["roll", "combat", "battle"].includes(e.type)).map((e) => describeEvent(store, e));
-      announce(words.join(". "));
+      announce(combatSentence(store, rolls.events) || words.join(". "));
     });
   }
 
@@ -318,6 +412,8 @@ export function createRenderer(root, store) {
     if (!message) return;
     text(parts.announce, message);
   }
+
+  window.addEventListener("resize", schedule);
 
   return { schedule, renderNow, get classified() { return lastClassified; } };
 }

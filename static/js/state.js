@@ -9,12 +9,14 @@ export function createStore(initial = {}) {
     selected: null,        // id of the selected piece (board or reserve)
     menu: null,            // {destination, actions} when several actions share one destination
     hovered: null,         // destination whose odds are shown
+    attack: null,          // {destination, action}: an action with odds waiting for Attack or Cancel
     connection: "connecting",
     retryIn: 0,
     busy: false,           // an action is on its way
     error: null,
     entries: [],           // match log entries, oldest first
     names: {},             // piece id -> display name, kept after a piece is gone
+    owners: {},            // piece id -> owner seat, kept likewise
     rolls: null,           // {version, events} of the latest update with dice, to animate
     undone: [],            // versions a game master undid (their dice no longer count)
     ...initial,
@@ -40,15 +42,31 @@ export function piecesOnBoard(view) {
 export function rememberNames(store, view) {
   const state = view.state || {};
   const legend = state.legend || {};
-  for (const list of [state.pieces, state.lost, state.captured, state.inactive, state.reserve]) {
-    for (const p of list || []) {
-      if (p && p.id) store.names[p.id] = p.name || (legend[p.kind] && legend[p.kind].name) || humanise(p.kind || p.id);
-    }
+  const remember = (p, owner) => {
+    const piece = typeof p === "string" ? { id: p, kind: p, owner } : p;
+    if (!piece || !piece.id) return;
+    store.names[piece.id] = piece.name || (legend[piece.kind] && legend[piece.kind].name) || humanise(piece.kind || piece.id);
+    if (typeof piece.owner === "number") store.owners[piece.id] = piece.owner;
+  };
+  for (const list of [state.pieces, state.lost, state.captured, state.inactive, state.reserve, state.defeated]) {
+    for (const p of list || []) remember(p);
+  }
+  // Lists per seat (teams, pieces still to place): the index is the owner.
+  for (const perSeat of [state.teams, state.unplaced]) {
+    if (!Array.isArray(perSeat) || !perSeat.every(Array.isArray)) continue;
+    perSeat.forEach((list, seat) => list.forEach((p) => remember(p, seat)));
   }
 }
 
 export function pieceName(store, id) {
   return store.names[id] || humanise(String(id));
+}
+
+// A piece by its owner and name ("Red Monnok", "Blue Guard"): both sides may have the same pieces.
+export function ownedName(store, id) {
+  const owner = store.owners[id];
+  const name = pieceName(store, id);
+  return owner === undefined || !store.view ? name : `${seatName(store.view, owner)} ${name}`;
 }
 
 export function humanise(word) {
@@ -67,6 +85,16 @@ export function seatLabel(view, seat) {
   const row = (view.seats || []).find((s) => s.seat === seat);
   const name = seatName(view, seat);
   return row && row.player ? `${name} (${row.player.name})` : name;
+}
+
+// The dice of the latest log entry that rolled any, as the dice tray shows them:
+// {version, events, live}. The same for a live update and for a page that just loaded.
+export function latestRolls(entries, live) {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const events = entries[i].events || [];
+    if (events.some((e) => e.type === "roll")) return { version: entries[i].version, events, live };
+  }
+  return null;
 }
 
 // Sort the legal actions into what the board offers, what the reserve tray offers,
@@ -112,8 +140,9 @@ export function actionLabel(store, action) {
   const parts = [humanise(action.type)];
   for (const [key, value] of Object.entries(action)) {
     if (key === "type" || key === "odds" || key === "notation" || value === null || typeof value === "object") continue;
-    const shown = (key === "piece" || key === "target" || key === "push") ? pieceName(store, value) : value;
-    parts.push(key === "piece" ? shown : `${humanise(key).toLowerCase()} ${shown}`);
+    if (key === "piece" || key === "target" || key === "push") parts.push(ownedName(store, value));
+    else if (key === "to" || key === "push_to") parts.push(value === "off" ? "off the board" : `to ${value}`);
+    else parts.push(`${humanise(key).toLowerCase()} ${value}`);
   }
   return parts.join(" ");
 }
@@ -123,4 +152,29 @@ export function actionLabel(store, action) {
 export function countsActions(state) {
   const left = state.actions_left;
   return typeof left === "number" && left > 0 && (state.phase === undefined || state.phase === "play");
+}
+
+// --- the odds of an action ---------------------------------------------------
+
+function fraction(text) {
+  const [n, d = "1"] = String(text).split("/");
+  return [Number(n), Number(d)];
+}
+
+// The outcomes of an attack's odds: every ruleset's one shape,
+// {outcomes: [{key, probability, exact, text}]}, worded by the server.
+export function oddsOutcomes(action) {
+  return (action && action.odds && action.odds.outcomes) || [];
+}
+
+// A chance as players read it: a percentage (never a bare 0% or 100% for what can
+// happen or fail), with the exact fraction when it is a short one.
+export function chanceWords(outcome) {
+  const p = outcome.probability * 100;
+  let percent = p >= 10 || p === 0 ? p.toFixed(1) : p.toPrecision(2);
+  if (p > 0 && Number(percent) === 0) percent = "<0.01";
+  if (p < 100 && Number(percent) === 100) percent = ">99.9";
+  const [, denominator] = fraction(outcome.exact || "0/1");
+  const exact = outcome.exact && denominator > 1 && denominator <= 1296 ? ` · ${outcome.exact.replace("/", " in ")}` : "";
+  return `${percent.replace(/\.0$/, "")}%${exact}`;
 }

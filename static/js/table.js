@@ -7,7 +7,7 @@ import { describeEntry, describeEvent } from "./log.js";
 import { followMatch } from "./net.js";
 import { rendererFor } from "./renderers.js";
 import { stepWords } from "./renderers/eote.js";
-import { countsActions, createStore, rememberNames, seatLabel } from "./state.js";
+import { countsActions, createStore, latestRolls, rememberNames, seatLabel } from "./state.js";
 
 const LOG_LINES = 6;
 const ROLL_EVENTS = ["roll", "combat", "battle"];
@@ -26,14 +26,6 @@ const parts = {
 };
 const store = createStore();
 let renderer = null, rendererKind = null, frame = 0, shownRolls = null, logKey = "";
-
-// Whatever browser shows the table, it shows what an anonymous spectator sees: no
-// seat, no actions, no setter's hidden choice.
-function asSpectator(view) {
-  let state = view.state || {};
-  if (state.setting) state = { ...state, setting: { ...state.setting, chosen: null } };
-  return { ...view, state, you: { player: null, seat: null, host: false }, legal_actions: [] };
-}
 
 function text(node, value) {
   if (node.textContent !== value) node.textContent = value;
@@ -63,8 +55,40 @@ function render() {
   renderTurn(view);
   renderLog();
   renderRoll();
+  fitScreen();
   root.dataset.version = String(view.version);
 }
+
+// A TV cannot scroll: the board takes the height left under it, and while the page
+// is still taller than the screen (a long draft, eote's sheets), every size shrinks
+// together (they all follow the root font size).
+function fitScreen() {
+  const page = document.documentElement;
+  const svg = parts.board.querySelector("svg.board");
+  page.style.fontSize = "";
+  root.style.removeProperty("--board-room");
+  let boardHelps = Boolean(svg);
+  for (let i = 0; i < 16; i++) {
+    const height = page.scrollHeight, slack = window.innerHeight - height;
+    if (slack >= 0) break;
+    const board = svg ? svg.getBoundingClientRect().height : 0;
+    if (boardHelps && board + slack >= window.innerHeight / 2) {
+      root.style.setProperty("--board-room", `${Math.floor(board + slack)}px`);
+      boardHelps = page.scrollHeight < height;  // not when the side column is the taller
+    } else {
+      const size = parseFloat(getComputedStyle(page).fontSize);
+      page.style.fontSize = `${(size * Math.min(0.95, Math.max(0.6, window.innerHeight / height))).toFixed(2)}px`;
+    }
+  }
+  // Smaller words may have left room: the board takes it back.
+  const slack = window.innerHeight - page.scrollHeight;
+  const before = root.style.getPropertyValue("--board-room");
+  if (svg && slack > 1 && before) {
+    root.style.setProperty("--board-room", `${Math.floor(svg.getBoundingClientRect().height + slack - 1)}px`);
+    if (page.scrollHeight > window.innerHeight) root.style.setProperty("--board-room", before);
+  }
+}
+window.addEventListener("resize", schedule);
 
 function schedule() {
   if (!frame) frame = requestAnimationFrame(render);
@@ -89,7 +113,7 @@ function renderTurn(view) {
   else if (state.kind === "eote") turn = stepWords(view).filter(Boolean).join(": ");
   else {
     turn = `${(view.to_act || []).map((s) => seatLabel(view, s)).join(" and ")} to act.`;
-    if (countsActions(state)) {
+    if (countsActions(state) && !state.push) {
       turn += ` ${state.actions_left} action${state.actions_left === 1 ? "" : "s"} left.`;
     }
   }
@@ -120,7 +144,9 @@ function renderLog() {
   for (const entry of recent) {
     const item = document.createElement("li");
     item.dataset.version = entry.version;
-    item.textContent = describeEntry(store, entry).join(". ");
+    const words = document.createElement("span");  // at most four lines on the TV (table.css)
+    words.textContent = describeEntry(store, entry).join(". ");
+    item.appendChild(words);
     parts.log.appendChild(item);
   }
 }
@@ -129,21 +155,18 @@ function renderRoll() {
   const rolls = store.rolls;
   if (!rolls || rolls === shownRolls) return;
   shownRolls = rolls;
-  showRolls(parts.roll, store, rolls.events, () => {
+  // The big screen shows the dice players roll; a deal's shuffles stay in the log
+  // (their many one-die draws would take the board's room).
+  const events = rolls.events.filter((event) => !event.shuffled);
+  if (!events.length) return;
+  showRolls(parts.roll, store, events, () => {
+    fitScreen();  // the settled dice may take other room than the tumbling ones
     if (!rolls.live) return;
     announce(rolls.events.filter((e) => ROLL_EVENTS.includes(e.type)).map((e) => describeEvent(store, e)).join(". "));
   });
 }
 
 // --- the match over the websocket --------------------------------------------------
-
-function latestRolls(entries, live) {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const events = entries[i].events || [];
-    if (events.some((e) => e.type === "roll")) return { version: entries[i].version, events, live };
-  }
-  return null;
-}
 
 function merge(entries) {
   const known = new Set(store.entries.map((e) => e.version));
@@ -153,8 +176,9 @@ function merge(entries) {
 }
 
 function applyView(message, entries, live) {
-  const { type, missed, events, entries: _entries, ...raw } = message;
-  const view = asSpectator(raw);
+  // The server's spectator projection (the page and the socket both ask for it):
+  // no seat, no actions, no setter's hidden choice.
+  const { type, missed, events, entries: _entries, ...view } = message;
   rememberNames(store, view);
   const { all, fresh } = merge(entries);
   const patch = { view, entries: all };

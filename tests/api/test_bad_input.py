@@ -35,8 +35,21 @@ async def test_creating_a_match_with_an_unknown_ruleset_or_bad_options(client):
     await refuse(await post({"ruleset": "kelly", "seat": 2}), 422, "seat")
     await refuse(await post({"ruleset": "kelly", "options": []}), 422, "options")
     await refuse(await post({"rules": "kelly"}), 422, "ruleset")
+    # Types as the published schema says: true is not a number, nor "5", nor is 1 a boolean.
+    await refuse(
+        await post({"ruleset": "kelly", "options": {"turns_without_kill": True}}), 422, "turns_without_kill"
+    )
+    await refuse(
+        await post({"ruleset": "kelly", "options": {"turns_without_kill": "5"}}), 422, "turns_without_kill"
+    )
+    await refuse(await post({"ruleset": "dalsiandon", "options": {"death_push": 1}}), 422, "death_push")
+    await refuse(await post({"ruleset": "kelly", "seat": False}), 422, "seat")
     history = await client.get("/api/v1/matches", params={"player": host["id"]})
     assert history.json()["matches"] == [], "nothing was created"
+    # A whole number written 5.0 is 5.
+    whole = await post({"ruleset": "kelly", "options": {"turns_without_kill": 5.0}, "seat": 1.0})
+    assert whole.status_code == 201, whole.text
+    assert whole.json()["options"]["turns_without_kill"] == 5 and whole.json()["you"]["seat"] == 1
 
 
 @pytest.mark.parametrize(

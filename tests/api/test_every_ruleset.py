@@ -3,6 +3,8 @@ REST alone: a client that knows no rules sends back what the server lists."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from app.rules import registry
@@ -46,7 +48,6 @@ async def test_a_match_plays_to_a_finish_through_rest(client, ruleset, options):
         for a in [entry["action"]]
         if a.get("type") == "attack" and "odds" in a
     ]
-    if ruleset in ("kelly", "kelly-d20", "dalsiandon") and odds:
-        assert all(
-            abs(sum(o[k] for k in ("kill", "push", "counter-push", "counter-kill")) - 1) < 1e-3 for o in odds
-        )
+    if ruleset in ("kelly", "kelly-d20", "dalsiandon", "simeone") and odds:
+        assert all(sum(Fraction(o["exact"]) for o in each["outcomes"]) == 1 for each in odds)
+        assert all(o["text"] for each in odds for o in each["outcomes"]), "every outcome says what it does"

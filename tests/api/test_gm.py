@@ -4,11 +4,10 @@ are the host's own legal_actions (issue 6), through REST alone."""
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 
 from app.rules import get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES
-from app.services import gm
+from app.rules.log import Entry, replay
 from tests.api.helpers import view
 from tests.conftest import new_player
 
@@ -149,8 +148,9 @@ async def test_an_undone_attack_rolls_fresh_dice_when_played_again(client):
     finished = await table.view()
     log = (await client.get(f"/api/v1/matches/{table.id}/events")).json()["events"]
     kelly = get_ruleset("kelly")
-    state = gm.replay(
-        kelly, finished["options"], bytes.fromhex(finished["seed"]), [SimpleNamespace(**e) for e in log]
+    entries = [Entry.from_json(e) for e in log]
+    state = replay(
+        kelly, finished["options"], finished["seed"], entries, None, finished["dice"]["player_seeds"]
     )
     assert kelly.view(state, None) == finished["state"]
 

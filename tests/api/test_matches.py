@@ -7,7 +7,8 @@ import hashlib
 import random
 
 from app.rules import get_ruleset
-from app.rules.dice import Dice, verify_roll
+from app.rules.dice import verify_roll
+from app.rules.log import Entry, replayed
 from tests.api.helpers import play_one, play_to_the_end, start_match, view
 from tests.conftest import new_player
 
@@ -56,20 +57,19 @@ async def test_two_players_play_kelly_to_a_finish_and_every_roll_checks_out(clie
     log = (await client.get(f"/api/v1/matches/{match['id']}/events")).json()["events"]
     assert [e["version"] for e in log] == list(range(1, finished["version"] + 1))
     rolls = [event for entry in log for event in entry["events"] if event["type"] == "roll"]
-    assert rolls and all(verify_roll(seed, roll) for roll in rolls)
+    player_seeds = finished["dice"]["player_seeds"]
+    assert finished["dice"]["scheme"] == "hmac-sha256-v2" and all(player_seeds)
+    assert rolls and all(verify_roll(seed, roll, player_seeds) for roll in rolls)
     # Replaying the log from the seed gives exactly the state the server shows.
     kelly = get_ruleset("kelly")
-    dice = Dice(seed)
-    state = None
-    for entry in log:
-        if entry["action"]["type"] == "start":
-            state, events = kelly.new_game(kelly.options(finished["options"]), dice)
-        elif entry["action"]["type"] != "join":
-            state, events = kelly.apply(state, entry["seat"], entry["action"], dice)
-        else:
-            continue
-        assert events == entry["events"]
-    assert kelly.view(state, None) == finished["state"]
+    entries = [Entry.from_json(e) for e in log]
+    final = None
+    for entry, state, events in replayed(
+        kelly, finished["options"], finished["seed"], entries, None, player_seeds
+    ):
+        assert events == entry.events
+        final = state
+    assert kelly.view(final, None) == finished["state"]
 
 
 async def test_events_after_a_version(client):
@@ -141,4 +141,23 @@ async def test_history_pages_newest_first_with_filters(client):
     assert seen == ids[::-1], "newest first, every match of the player, once"
     active = (await client.get("/api/v1/matches", params={"player": me["id"], "status": "active"})).json()
     assert [m["id"] for m in active["matches"]] == [ids[0]]
-    assert (await client.get("/api/v1/matches", params={"ruleset": "no-such"})).json()["matches"] == []
+    unknown = await client.get("/api/v1/matches", params={"ruleset": "no-such"})
+    assert unknown.status_code == 422 and "ruleset" in unknown.json()["detail"]
+    assert "kelly" in unknown.json()["detail"], "the message lists the rulesets there are"
+    nobody = await client.get("/api/v1/matches", params={"player": "no-such-player"})
+    assert nobody.status_code == 404 and "no player with id 'no-such-player'" in nobody.json()["detail"]
+
+
+async def test_twenty_pairs_start_matches_at_once(client):
+    """Each request's session gives its connection back once the caller is known,
+    so many requests at once never leave the store without a connection."""
+
+    async def pair(i: int) -> int:
+        host, guest = await new_player(client, f"Host {i}"), await new_player(client, f"Guest {i}")
+        created = await client.post("/api/v1/matches", json={"ruleset": "kelly"}, headers=host["headers"])
+        assert created.status_code == 201, created.text
+        joined = await client.post(f"/api/v1/matches/{created.json()['id']}/join", headers=guest["headers"])
+        assert joined.status_code == 200, joined.text
+        return joined.json()["version"]
+
+    assert all(v >= 2 for v in await asyncio.gather(*(pair(i) for i in range(20))))

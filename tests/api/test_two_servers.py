@@ -1,5 +1,5 @@
-"""Two servers on one database: each keeps its own copy of recently played matches,
-and a copy the other server made stale never decides anything."""
+"""Two servers on one database: a server never decides on a version another server
+passed: the version guard answers from the database."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 def web_server(tmp_path_factory) -> Iterator[LiveServer]:
     """A live server on SQLite only: the browser tests exercise pages, not databases."""
     database = tmp_path_factory.mktemp("browser-db") / "dejarik.db"
-    server = LiveServer(Settings(database_url=f"sqlite+aiosqlite:///{database}")).start()
+    server = LiveServer(Settings(database_url=f"sqlite+aiosqlite:///{database}", bot_delay_ms=0)).start()
     yield server
     server.stop()
 

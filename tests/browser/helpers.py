@@ -3,13 +3,15 @@ highlighted space. The choice of action reads the page's own legal actions."""
 
 from __future__ import annotations
 
-from collections import deque
+import random
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.board import NEIGHBOURS
+from app.rules.board import distance as board_distance
+from tests.browser.conftest import rest_act, rest_view
 
 
 def view(page: Page) -> dict[str, Any]:
@@ -28,16 +30,8 @@ def wait_for_version(page: Page, at_least: int, timeout: float = 10_000) -> None
 
 def distance(start: str, goals: set[str]) -> int:
     """Steps from ``start`` to the nearest of ``goals`` over the board's orthogonal neighbours."""
-    seen, queue = {start}, deque([(start, 0)])
-    while queue:
-        space, steps = queue.popleft()
-        if space in goals:
-            return steps
-        for n in NEIGHBOURS[space]:
-            if n not in seen:
-                seen.add(n)
-                queue.append((n, steps + 1))
-    return 99
+    steps = board_distance(start, goals)
+    return 99 if steps is None else steps
 
 
 def aggressive_choice(match: dict[str, Any]) -> dict[str, Any]:
@@ -71,6 +65,12 @@ def click_space(page: Page, space: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+def confirm_attack(page: Page, action: dict[str, Any]) -> None:
+    """An action with odds waits in its confirm step: press its Attack button."""
+    if action.get("odds"):
+        page.locator("#attack-confirm [data-confirm]").click()
+
+
 def select_piece(page: Page, piece: str) -> None:
     if page.locator(f"[data-piece='{piece}'][data-selected]").count() == 0:
         page.click(f"[data-piece='{piece}'][data-selectable]")
@@ -82,6 +82,7 @@ def play_by_clicking(page: Page, action: dict[str, Any]) -> int:
     match = view(page)
     select_piece(page, action["piece"])
     click_space(page, destination(match, action))
+    confirm_attack(page, action)
     return match["version"]
 
 
@@ -92,6 +93,9 @@ def play_by_keyboard(page: Page, action: dict[str, Any]) -> int:
     page.wait_for_selector(f"[data-space='{destination(match, action)}'][data-legal]")
     page.focus(f"[data-space='{destination(match, action)}'][data-legal]")
     page.keyboard.press("Space")
+    if action.get("odds"):  # the confirm step takes the focus: Enter on Attack
+        page.wait_for_selector("#attack-confirm [data-confirm]:focus")
+        page.keyboard.press("Enter")
     return match["version"]
 
 
@@ -134,6 +138,9 @@ def play_any(page: Page) -> int:
         ]
         if len(sharing) > 1:  # several actions on one space: the page asks which
             page.locator("#choice-menu [data-menu-index]").first.click()
+            confirm_attack(page, sharing[0])
+        else:
+            confirm_attack(page, action)
         return match["version"]
     buttons = page.locator("#buttons [data-action-index]")
     for i in range(buttons.count()):
@@ -141,3 +148,43 @@ def play_any(page: Page) -> int:
             buttons.nth(i).click()
             return match["version"]
     raise AssertionError(f"nothing to play in {match['legal_actions']}")
+
+
+def dice_shown(page: Page) -> dict:
+    """The settled dice tray: every die's sides and face, the totals, the outcome."""
+    expect(page.locator("#dice-tray")).to_have_attribute("data-state", "settled")
+    return page.evaluate(
+        """() => ({
+            dice: [...document.querySelectorAll('#dice-tray .die')]
+                .map(d => `d${d.dataset.sides}:${d.querySelector('b').textContent}`),
+            faces: [...document.querySelectorAll('#dice-tray .die')]
+                .map(d => `d${d.dataset.sides}:${d.dataset.face}`),
+            totals: [...document.querySelectorAll('#dice-tray [data-total]')].map(t => t.dataset.total),
+            outcome: [...document.querySelectorAll('#dice-tray [data-outcome]')].map(o => o.dataset.outcome),
+        })"""
+    )
+
+
+def random_play(server, match_id: str, players: list[dict[str, str]], steps: int, seed: int) -> None:
+    """Seeded random play over REST (attacks preferred) for ``steps`` actions or to the end."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        match = rest_view(server, match_id)
+        if match["status"] != "active":
+            return
+        seat = match["to_act"][0]
+        mine = rest_view(server, match_id, players[seat])
+        actions = [a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
+        attacks = [a for a in actions if a["type"] == "attack"]
+        chosen = rng.choice(attacks if attacks and rng.random() < 0.7 else actions)
+        rest_act(server, match_id, players[seat], chosen, mine["version"])
+
+
+def inside_window(page: Page, selector: str) -> bool:
+    """Whether what ``selector`` finds is wholly inside the window, with no scrolling."""
+    return page.evaluate(
+        """s => { const r = document.querySelector(s).getBoundingClientRect();
+                  return r.width > 0 && r.top >= 0 && r.left >= 0
+                      && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; }""",
+        selector,
+    )

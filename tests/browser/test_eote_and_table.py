@@ -278,6 +278,7 @@ def test_the_table_view_of_a_kelly_match_follows_live_with_the_latest_roll(
     expect(tv.locator("#tv-turn")).to_contain_text("to act")
     no_controls(tv)
     board = tv.locator("svg.board").bounding_box()
+    tv.screenshot(path="/tmp/tv.png")
     assert board["height"] >= 800, "the board is drawn large"
 
     attacked = False

@@ -8,6 +8,7 @@ from tests.browser.conftest import join_match, new_match, new_player, signed_in
 from tests.browser.helpers import (
     acting_page,
     aggressive_choice,
+    dice_shown,
     play_by_clicking,
     play_by_keyboard,
     select_piece,
@@ -42,21 +43,6 @@ def seated_pair(server, new_context, viewport=DESKTOP):
     return match_id, pages
 
 
-def dice_shown(page: Page) -> dict:
-    """The settled dice tray: every die's sides and face, the totals, the outcome."""
-    expect(page.locator("#dice-tray")).to_have_attribute("data-state", "settled")
-    return page.evaluate(
-        """() => ({
-            dice: [...document.querySelectorAll('#dice-tray .die')]
-                .map(d => `d${d.dataset.sides}:${d.querySelector('b').textContent}`),
-            faces: [...document.querySelectorAll('#dice-tray .die')]
-                .map(d => `d${d.dataset.sides}:${d.dataset.face}`),
-            totals: [...document.querySelectorAll('#dice-tray [data-total]')].map(t => t.dataset.total),
-            outcome: [...document.querySelectorAll('#dice-tray [data-outcome]')].map(o => o.dataset.outcome),
-        })"""
-    )
-
-
 def test_two_players_and_a_spectator_play_to_an_attack(web_server, new_context, artifacts):
     match_id, (blue, red) = seated_pair(web_server, new_context)
     spectator = open_match(new_context(viewport=DESKTOP), web_server, match_id)
@@ -89,7 +75,8 @@ def test_two_players_and_a_spectator_play_to_an_attack(web_server, new_context, 
             target_at = page.get_attribute(f"[data-piece='{action['target']}']", "data-at")
             page.hover(f"[data-piece='{action['target']}']")
             expect(page.locator("#odds")).to_be_visible()
-            expect(page.locator("#odds")).to_contain_text("Kill")
+            for outcome in action["odds"]["outcomes"]:  # each outcome in words: "Ng'ok is killed"
+                expect(page.locator("#odds")).to_contain_text(outcome["text"])
             expect(page.locator("#odds")).to_contain_text("%")
             page.screenshot(path=artifacts / "attack-odds.png")
             assert page.get_attribute(f"[data-space='{target_at}']", "data-legal") is not None

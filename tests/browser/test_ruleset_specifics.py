@@ -94,6 +94,7 @@ def open_page(server, new_context, player, match_id, viewport=DESKTOP) -> Page:
     page.on("pageerror", lambda error: page.js_errors.append(str(error)))  # type: ignore[attr-defined]
     page.goto(f"{server.url}/matches/{match_id}")
     expect(page.locator("#connection")).to_have_text("Live")
+    page.wait_for_function("() => window.__dejarik.store.view !== null")  # the snapshot is in
     return page
 
 
@@ -351,7 +352,7 @@ def test_orbit_chess_tray_activates_a_captured_piece_by_clicking(web_server, new
     piece = activate["piece"]
     tray = page.locator(".tray[data-tray='bottom']")
     expect(tray.locator(f"[data-reserve-piece='{piece}']")).to_be_visible()
-    expect(tray.locator(f"[data-reserve-piece='{piece}'] .glyph-chess")).to_have_count(1)
+    expect(tray.locator(f"[data-reserve-piece='{piece}'] [data-family='chess'] use.figure")).to_have_count(1)
     # Chess figures with owner shapes on the board; protected pieces marked.
     expect(page.locator("[data-piece][data-family='chess']")).to_have_count(len(mine["state"]["pieces"]))
     expect(page.locator("[data-piece][data-protected]")).to_have_count(
@@ -386,7 +387,7 @@ def test_courtier_kings_guards_and_the_capture_choice_by_keyboard(web_server, ne
     captures = [a for a in mine["legal_actions"] if a["type"] == "capture"]
     kings = [p for p in mine["state"]["pieces"] if p["kind"] == "king"]
     expect(page.locator("[data-piece][data-kind='king'] .royal-ring")).to_have_count(len(kings))
-    expect(page.locator("[data-piece][data-family='guard'] .emblem")).to_have_count(
+    expect(page.locator("[data-piece][data-family='guard'] use.figure[data-figure='guard']")).to_have_count(
         len(mine["state"]["pieces"]) - len(kings)
     )
     markers = page.locator(".choice[data-choice='capture']")

@@ -1,17 +1,19 @@
 """Any number of server processes: an action on one reaches viewers on another
-through the broker (PostgreSQL LISTEN/NOTIFY or Redis pub/sub)."""
+through the broker (PostgreSQL LISTEN/NOTIFY or Redis pub/sub), each exactly once."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import random
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
 
 from app.config import Settings
-from tests.api.helpers import start_match, view
+from tests.api.helpers import play_one, start_match, view
 from tests.conftest import IN_CI, POSTGRES_ADMIN, LiveServer, _admin
 from tests.realtime.test_ws import receive, socket_url
 
@@ -66,3 +68,47 @@ async def test_an_action_on_one_server_reaches_a_viewer_on_another(database_url,
     finally:
         first.stop()
         second.stop()
+
+
+async def spectate(server: LiveServer, match_id: str, versions: list[int], until: int) -> None:
+    """Watch as an anonymous spectator, noting each update's version, until ``until``."""
+    async with connect(f"{server.ws_url}/ws/matches/{match_id}") as ws:
+        snapshot = json.loads(await ws.recv())
+        assert snapshot["type"] == "snapshot"
+        versions.append(snapshot["version"])
+        while versions[-1] < until:
+            update = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            assert update["type"] == "update"
+            assert [e["version"] for e in update["entries"]] == list(
+                range(versions[-1] + 1, update["version"] + 1)
+            ), "an update carries exactly the entries after the last version its viewer saw"
+            versions.append(update["version"])
+
+
+async def test_a_crowd_on_two_servers_gets_every_update_once_in_order(database_url):
+    url = await broker_url("postgresql", database_url)
+    servers = [LiveServer(Settings(database_url=database_url, broker_url=url)).start() for _ in range(2)]
+    try:
+        async with (
+            httpx.AsyncClient(base_url=servers[0].url) as on_first,
+            httpx.AsyncClient(base_url=servers[1].url) as on_second,
+        ):
+            match, players = await start_match(on_first)
+            start, moves = match["version"], 12
+            crowd: list[list[int]] = [[] for _ in range(40)]
+            watching = [
+                asyncio.create_task(spectate(servers[i % 2], match["id"], versions, start + moves))
+                for i, versions in enumerate(crowd)
+            ]
+            while not all(crowd):  # everyone has their snapshot
+                await asyncio.sleep(0.05)
+            rng = random.Random(5)
+            for turn in range(moves):  # the players alternate between the two servers
+                await play_one(on_second if turn % 2 else on_first, match["id"], players, rng)
+            await asyncio.wait_for(asyncio.gather(*watching), 60)
+        for versions in crowd:
+            assert versions[-1] == start + moves
+            assert versions == sorted(set(versions)), "no update twice, none out of order"
+    finally:
+        for server in servers:
+            server.stop()

@@ -170,7 +170,8 @@ async def test_a_signed_in_browser_can_still_watch_as_a_spectator(client, live_s
         assert snapshot["you"]["seat"] is None and snapshot["legal_actions"] == []
     async with connect(
         socket_url(live_server, match["id"]),
-        additional_headers={"Cookie": f"dejarik_token={players[seat]['token']}"},
+        # A browser sends its page's Origin with the cookie (app/api/origin.py).
+        additional_headers={"Cookie": f"dejarik_token={players[seat]['token']}", "Origin": live_server.url},
     ) as socket:
         assert (await receive(socket, "snapshot"))["you"]["seat"] == seat, "the cookie alone signs in"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from fractions import Fraction
 
 import pytest
 from pydantic import ValidationError
@@ -13,6 +14,7 @@ from app.rules.base import COMMON_ACTION_TYPES, IllegalAction
 from app.rules.dalsiandon import DRAFT_NUMBERS, CombatRay, DalsiandonOptions, DalsiandonState, Draft
 from app.rules.dice import Dice
 from app.rules.kelly import Piece
+from app.rules.odds import attack_odds
 from tests.rules.scripted import ScriptedDice
 from tests.rules.test_conformance import play_randomly
 
@@ -234,7 +236,16 @@ def test_death_push_kills_a_pushed_creature_with_no_room():
     state = position(ENCLOSED, death_push=True)
     entries = [a for a in dals.legal_actions(state, 0) if a["type"] == "attack" and a["target"] == "strider"]
     assert {a["piece"] for a in entries} == {"savrip", "ghhhk", "houjix"}
-    assert all(a["odds"]["push_kills"] is True for a in entries), "the odds warn of the death push"
+    for entry in entries:  # the odds show the death push as a kill, in words
+        outcomes = entry["odds"]["outcomes"]
+        assert [o["key"] for o in outcomes] == ["kill", "counter-push", "counter-kill"]
+        assert (
+            outcomes[0]["text"].startswith("Kintan Strider is killed") and "death push" in outcomes[0]["text"]
+        )
+        pools = dals.attack_pools(state, state.pieces[entry["piece"]], state.pieces["strider"])
+        plain = attack_odds(*pools)
+        assert outcomes[0]["exact"] == str(plain["kill"] + plain["push"])
+        assert sum(Fraction(o["exact"]) for o in outcomes) == 1
     after, events = attack(state, "savrip", "strider", A_PUSH)
     assert {"type": "death_push", "piece": "strider", "by": "savrip", "at": "B2"} in events
     assert after.pieces["strider"].at is None
@@ -512,7 +523,10 @@ def test_a_whole_draft_with_ties_and_taken_rerolls():
 
 def test_random_teams_deal_four_each_then_the_setup_roll():
     state, events = dals.new_game(dals.options({"teams": "random"}), Dice(b"random teams"))
-    assert state.draft is None and events[0]["type"] == "teams"
+    assert state.draft is None and [e["type"] for e in events[:2]] == ["roll", "teams"]
+    shuffle = events[0]  # the shuffle's seven draws are a roll event, dice 0 to 6
+    assert [(d["n"], d["sides"]) for d in shuffle["dice"]] == [(n, 8 - n) for n in range(7)]
+    assert shuffle["shuffled"] == sorted(DRAFT_NUMBERS)
     assert sorted(state.teams[0] + state.teams[1]) == sorted(DRAFT_NUMBERS)
     assert len(state.teams[0]) == 4 and state.phase == "arrange"
     assert not any(e.get("purpose") == "draft" for e in events)

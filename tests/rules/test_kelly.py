@@ -226,13 +226,38 @@ def test_an_illegal_action_is_refused_with_the_reason():
         kelly.find_legal(state, 0, {"type": "attack", "piece": "houjix", "target": "ngok"})
 
 
+def fisher_yates(items, dice):
+    out = list(items)
+    for i, die in zip(range(len(out) - 1, 0, -1), dice, strict=True):
+        assert die["sides"] == i + 1
+        j = die["face"] - 1
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def test_the_deal_gives_four_random_creatures_to_each_home():
     state, events = kelly.new_game(kelly.options({}), Dice(b"deal"))
     for seat in (0, 1):
         mine = [p for p in state.pieces.values() if p.owner == seat]
         assert len(mine) == 4 and {p.at for p in mine} == set(board.HOME[seat])
     assert len(state.pieces) == 8
-    assert [e["type"] for e in events] == ["deal", "roll", "first_player"]
+    assert [e["type"] for e in events] == ["roll", "roll", "roll", "deal", "roll", "first_player"]
+    # Every die of the deal is in a roll event: 7 + 3 + 3 Fisher–Yates draws, dice 0 to 12.
+    deal_rolls = events[:3]
+    assert [[d["sides"] for d in r["dice"]] for r in deal_rolls] == [
+        [8, 7, 6, 5, 4, 3, 2],
+        [4, 3, 2],
+        [4, 3, 2],
+    ]
+    assert [d["n"] for r in deal_rolls for d in r["dice"]] == list(range(13))
+    assert events[4]["dice"][0]["n"] == 13
+    # Redoing the shuffles from the events alone gives the deal.
+    kinds = fisher_yates(deal_rolls[0]["shuffled"], deal_rolls[0]["dice"])
+    for seat, roll in ((0, deal_rolls[1]), (1, deal_rolls[2])):
+        spaces = fisher_yates(roll["shuffled"], roll["dice"])
+        assert roll["seat"] == seat
+        for kind, space in zip(kinds[4 * seat : 4 * seat + 4], spaces, strict=True):
+            assert events[3]["pieces"][kind] == {"owner": seat, "at": space}
     other, _ = kelly.new_game(kelly.options({}), Dice(b"another deal"))
     assert {k: p.at for k, p in other.pieces.items()} != {k: p.at for k, p in state.pieces.items()}
 

@@ -105,6 +105,7 @@ def test_a_roll_draws_each_die_from_the_seed_and_is_verifiable():
     assert verify_roll(seed, roll)
     assert roll["net"] == net(d["symbols"] for d in roll["dice"])
     assert roll["pool"] == pool.counts()
+    assert "total" not in roll and "bonus" not in roll, "the net symbols say the result, not a sum of faces"
 
 
 def test_many_rolls_follow_the_face_distribution():

@@ -13,7 +13,16 @@ from app.rules.base import BaseOptions
 from app.rules.creatures import KELLY_CREATURES, KELLY_D20_DICE, secondary_die
 from app.rules.dice import Dice
 from app.rules.kelly import KellyState, Piece
-from app.rules.odds import RESULTS, Pool, attack_odds, classify, distribution, odds_entry
+from app.rules.odds import (
+    KELLY_WORDS,
+    RESULTS,
+    Pool,
+    attack_odds,
+    classify,
+    death_push,
+    distribution,
+    odds_for,
+)
 
 F = Fraction
 
@@ -104,15 +113,26 @@ def test_two_coins_against_one():
     assert odds == {"kill": F(4, 8), "push": F(4, 8), "counter-push": 0, "counter-kill": 0}
 
 
-def test_the_entry_shows_floats_and_exact_strings():
-    entry = odds_entry(Pool(0, (20,)), Pool(0, (20,)))
-    assert entry["exact"] == {
-        "kill": "91/400",
-        "push": "99/400",
-        "counter-push": "119/400",
-        "counter-kill": "91/400",
+def test_the_entry_shows_each_outcome_with_its_float_exact_fraction_and_words():
+    entry = odds_for(attack_odds(Pool(0, (20,)), Pool(0, (20,))), KELLY_WORDS, "Molator", "Ng'ok")
+    assert entry == {
+        "outcomes": [
+            {"key": "kill", "probability": 0.2275, "exact": "91/400", "text": "Ng'ok is killed"},
+            {"key": "push", "probability": 0.2475, "exact": "99/400", "text": "Ng'ok is pushed"},
+            {
+                "key": "counter-push",
+                "probability": 0.2975,
+                "exact": "119/400",
+                "text": "Molator is pushed back",
+            },
+            {"key": "counter-kill", "probability": 0.2275, "exact": "91/400", "text": "Molator is killed"},
+        ]
     }
-    assert entry["kill"] == 0.2275 and entry["counter-push"] == 0.2975
+
+
+def test_a_death_push_adds_the_push_to_the_kill():
+    chances = death_push({"kill": F(1, 4), "push": F(1, 2), "counter-push": F(1, 8), "counter-kill": F(1, 8)})
+    assert chances == {"kill": F(3, 4), "counter-push": F(1, 8), "counter-kill": F(1, 8)}
 
 
 def test_the_order_of_the_dice_does_not_matter():
@@ -136,9 +156,18 @@ def test_every_attack_in_legal_actions_carries_its_exact_odds(ruleset_id):
     for action in attacks:
         pools = ruleset.attack_pools(state, pieces["molator"], pieces[action["target"]])
         exact = attack_odds(*pools)
-        assert action["odds"]["exact"] == {r: str(p) for r, p in exact.items()}
-        assert sum(F(s) for s in action["odds"]["exact"].values()) == 1
-        assert all(math.isclose(action["odds"][r], float(exact[r]), abs_tol=5e-5) for r in RESULTS)
+        outcomes = action["odds"]["outcomes"]
+        assert [o["key"] for o in outcomes] == list(RESULTS)
+        assert {o["key"]: o["exact"] for o in outcomes} == {r: str(p) for r, p in exact.items()}
+        assert sum(F(o["exact"]) for o in outcomes) == 1
+        assert all(math.isclose(o["probability"], float(exact[o["key"]]), abs_tol=5e-5) for o in outcomes)
+        target = "Kintan Strider" if action["target"] == "strider" else "Ng'ok"
+        assert [o["text"] for o in outcomes] == [
+            f"{target} is killed",
+            f"{target} is pushed",
+            "Molator is pushed back",
+            "Molator is killed",
+        ]
     # The odds are for the player's information: the action matches without them.
     bare = {k: v for k, v in attacks[0].items() if k != "odds"}
     _, events = ruleset.apply(state, 0, bare, Dice(b"odds"))
@@ -174,7 +203,9 @@ def test_kelly_molator_against_strider_in_legal_actions():
     for a, wa in eight.items():
         for d, wd in seven.items():
             ways[classify(a - d)] += wa * wd
-    assert attack["odds"]["exact"] == {r: str(F(n, 6**15)) for r, n in ways.items()}
+    assert {o["key"]: o["exact"] for o in attack["odds"]["outcomes"]} == {
+        r: str(F(n, 6**15)) for r, n in ways.items()
+    }
 
 
 # --- against the real dice ------------------------------------------------------------

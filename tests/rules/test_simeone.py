@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -16,11 +17,12 @@ from app.rules.simeone import (
     SimeoneOptions,
     SimeonePiece,
     SimeoneState,
-    battle_odds,
+    battle_chances,
     battle_result,
 )
 from tests.rules.test_conformance import play_randomly
 
+F = Fraction
 RULES = Simeone()
 
 
@@ -161,14 +163,20 @@ def test_a_stunned_creature_defends_with_its_stunned_die():
 
 
 def test_the_odds_shown_with_an_attack_are_exact():
-    assert battle_odds(4, None) == {"defeated": 0.75, "pushed": 0.25, "stunned": 0.0, "nothing": 0.0}
-    odds = battle_odds(12, 12)
-    assert sum(odds.values()) == pytest.approx(1)
+    assert battle_chances(4, None) == {"defeated": F(3, 4), "pushed": F(1, 4), "stunned": 0, "nothing": 0}
+    assert sum(battle_chances(12, 12).values()) == 1
     state = position(
         {"ngok": "B1", "houjix": "B2", "strider": "A1"}, turn=1, initiative=1, stunned=("houjix",)
     )
     attack = next(a for a in RULES.legal_actions(state, 1) if a["type"] == "attack")
-    assert attack["odds"] == battle_odds(4, None)
+    assert attack["odds"] == {
+        "outcomes": [
+            {"key": "defeated", "probability": 0.75, "exact": "3/4", "text": "Houjix is defeated"},
+            {"key": "pushed", "probability": 0.25, "exact": "1/4", "text": "Houjix is pushed"},
+            {"key": "stunned", "probability": 0.0, "exact": "0", "text": "Ng'ok is stunned"},
+            {"key": "nothing", "probability": 0.0, "exact": "0", "text": "nothing happens"},
+        ]
+    }
 
 
 # --- pushes ---------------------------------------------------------------------------

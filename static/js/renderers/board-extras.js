@@ -63,7 +63,8 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
   const trayTop = html("div", { class: "tray", "data-tray": "top", hidden: true });
   const trayBottom = html("div", { class: "tray reserve-tray", "data-tray": "bottom", hidden: true });
   const pieceInfo = html("p", { class: "piece-info" }, "Point at or focus a piece to see its name and numbers.");
-  top.append(info, draft, trayTop);
+  const prompt = html("p", { class: "board-prompt", hidden: true });
+  top.append(info, prompt, draft, trayTop);
   bottom.append(trayBottom, pieceInfo);
   const keys = { zones: "", choices: "", info: "", draft: "", trays: "" };
   let phase = null, lastStore = null, hoverWords = null;
@@ -230,7 +231,7 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
       seats.forEach((s) => {
         if (s) parts.push(" · ");
         const held = state.centre_hold[s];
-        const pips = html("span", { class: "pips", "data-hold-seat": String(s), "aria-label": `${held} of ${need}` });
+        const pips = html("span", { class: "pips", "data-hold-seat": String(s), role: "img", "aria-label": `${held} of ${need}` });
         for (let i = 0; i < need; i++) pips.appendChild(html("i", { "data-on": i < held ? "" : null }));
         parts.push(seatMark(state, s), " ", pips, html("b", {}, ` ${held}/${need}`));
       });
@@ -295,7 +296,8 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
     draft.hidden = !d && !setup;
     if (draft.hidden) return;
     if (state.phase !== phase) {
-      draft.open = state.phase !== "play";
+      // Open while its decisions are made; folded while arranging, so the board shows whole.
+      draft.open = state.phase === "draft" || state.phase === "order";
       phase = state.phase;
     }
     draft.innerHTML = "";
@@ -329,7 +331,7 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
           defer[0].label || "Let the other player choose"));
       }
       if (d.rolls.length) {
-        const rolls = html("ol", { class: "draft-rolls", "aria-label": "Draft rolls" });
+        const rolls = html("ol", { class: "draft-rolls", "aria-label": "Draft rolls", tabindex: "0" });
         const word = { drafted: "drafted", tie: "tie: both roll again", taken: "already taken: roll again", miss: "both missed", choice: "third miss: the higher roll chooses" };
         for (const roll of d.rolls) {
           const parts = [0, 1].map((s) => {
@@ -354,9 +356,6 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
         ? `${seatWord(state, setup.higher)} (higher) chooses who moves first.`
         : `${seatWord(state, setup.first_mover)} moves first.`;
       p.appendChild(html("p", {}, `${seatWord(state, lower)} (lower) arranges first, ${seatWord(state, 1 - lower)} second; ${moves}`));
-      if (state.phase === "arrange" && setup.arranging !== null && setup.arranging !== undefined) {
-        p.appendChild(html("p", { class: "draft-ask" }, `${seatWord(state, setup.arranging)} is arranging: pick a creature in the tray, then a highlighted home space.`));
-      }
       const orders = decisions.filter(([a]) => a.type === "choose_order");
       if (orders.length && !store.busy) {
         const row = html("div", { class: "row" });
@@ -415,6 +414,22 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
     });
   }
 
+  // What to do while creatures are set up (any ruleset that places them from a tray).
+  function drawPrompt(store, classified, state) {
+    const view = store.view;
+    const arranging = view.status === "active" && ["arrange", "setup"].includes(state.phase);
+    let words = "";
+    if (arranging && classified.reserve.size) {
+      words = store.selected && classified.reserve.has(store.selected)
+        ? "Now click a highlighted home space to place it."
+        : "Set up your creatures: pick one in the tray below the board, then a highlighted home space.";
+    } else if (arranging) {
+      words = `${(view.to_act || []).map((s) => seatWord(state, s)).join(" and ")} is arranging their creatures.`;
+    }
+    prompt.hidden = !words;
+    if (prompt.textContent !== words) prompt.textContent = words;
+  }
+
   function update(store, classified, { seat, onBoard, legend }) {
     lastStore = store;
     const state = store.view.state || {};
@@ -422,6 +437,7 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
     drawChoices(store, classified, state, seat, onBoard);
     drawInfo(store, classified, state, onBoard);
     drawDraft(store, classified, state);
+    drawPrompt(store, classified, state);
     drawTrays(store, classified, state, seat, legend);
     showInfo();
     setAttr(svg, "data-phase", state.phase || null);

@@ -4,6 +4,8 @@
 // combat ray, scores, draft, trays, off-board choices) comes from board-extras.js;
 // both read only the server's view and its legal actions.
 
+import { figureUse, hasArt } from "../art.js";
+import { dressBoard } from "../holo.js";
 import { humanise } from "../state.js";
 import { createExtras, seatWord } from "./board-extras.js";
 
@@ -83,14 +85,14 @@ export function monograms(kinds, legend) {
   return result;
 }
 
-// Each family of pieces has its own emblem: chess figures for the chess analogue, a
-// crown and a shield for Courtier, a monogram for the Dejarik creatures.
+// Every piece shows its figure (art.js): the creatures, the chess analogue's pieces,
+// Courtier's king and guards; a kind without a figure shows its monogram.
 const SHIELD = "M0 -5.6 L4.6 -3.6 C4.6 1.2 2.6 4 0 5.8 C-2.6 4 -4.6 1.2 -4.6 -3.6 Z";
 
 export function emblemOf(kind, glyphs) {
-  if (kind === "guard") return { path: SHIELD, family: "guard" };
-  if (CHESS[kind]) return { text: CHESS[kind], family: "chess" };
-  return { text: glyphs[kind] || "?", family: "creature" };
+  const family = CHESS[kind] ? "chess" : kind === "guard" ? "guard" : "creature";
+  if (hasArt(kind)) return { art: kind, family };
+  return { text: glyphs[kind] || "?", family };
 }
 
 // Owner shapes, so colour is never the only signal: circle, hexagon, square, triangle.
@@ -109,7 +111,7 @@ export function drawToken(g, piece, emblem) {
   g.setAttribute("data-family", emblem.family);
   if (piece.kind === "king") el("circle", { r: TOKEN_R + 2.2, class: "royal-ring" }, g);
   tokenShape(piece.owner, g).setAttribute("data-owner-shape", String(piece.owner));
-  if (emblem.path) el("path", { d: emblem.path, class: "emblem" }, g);
+  if (emblem.art) g.appendChild(figureUse(emblem.art, TOKEN_R * 1.8));
   else {
     const text = el("text", { class: `glyph glyph-${emblem.family}`, "aria-hidden": "true", y: emblem.family === "chess" ? "0.9" : "0.4" }, g);
     text.textContent = emblem.text;
@@ -162,6 +164,7 @@ export function createBoardRenderer(container) {
   const zoneLayer = el("g", { class: "zones", "aria-hidden": "true" }, svg);
   const pieceLayer = el("g", { class: "pieces" }, svg);
   const choiceLayer = el("g", { class: "choices" }, svg);
+  dressBoard(svg, spaceLayer, OUTER_R);
   const bottom = document.createElement("div");
   container.appendChild(bottom);
   const extras = createExtras({ top, bottom, svg, zoneLayer, choiceLayer });
@@ -175,7 +178,7 @@ export function createBoardRenderer(container) {
     spaceLayer.innerHTML = "";
     spaces.clear();
     for (const space of SPACES) {
-      const g = el("g", { "data-space": space, class: "space", "aria-label": `space ${space}` }, spaceLayer);
+      const g = el("g", { "data-space": space, class: "space", role: "img", "aria-label": `space ${space}` }, spaceLayer);
       const tone = space === "C" ? "core" : (Number(space.slice(1)) + (space[0] === "A" ? 1 : 0)) % 2;
       cellShape(space, seat, g, { class: `cell tone-${tone}`, "data-ring": space[0] });
       const [x, y] = spaceCentre(space, seat);
@@ -200,6 +203,10 @@ export function createBoardRenderer(container) {
     const seat = view.you && view.you.seat !== null && view.you.seat !== undefined ? view.you.seat : 0;
     if (seat !== bottomSeat) drawSpaces(seat);
     svg.setAttribute("data-bottom-seat", String(seat));
+    // Seats named White and Black (orbit chess) get white and black tokens, so the
+    // names match what the players see.
+    const named = (state.seat_names || []).join(" ").toLowerCase();
+    setAttr(container, "data-seat-colours", named === "white black" ? "white-black" : null);
     // Rulesets that push pieces off the board get a margin for the off-board choices.
     setAttr(svg, "viewBox", state.points_to_win !== undefined ? "-114 -114 228 228" : "-102 -102 204 204");
     const legend = state.legend || {};
@@ -239,19 +246,26 @@ export function createBoardRenderer(container) {
       setAttr(g, "aria-label", words);
       if (g.firstChild.textContent !== words) g.firstChild.textContent = words;
       setAttr(g, "data-selectable", !store.busy && classified.board.has(p.id));
+      // Tab reaches the pieces that can act (every piece when none can); arrows reach all.
+      const tabbable = classified.board.size ? classified.board.has(p.id) && (!store.selected || store.selected === p.id) : true;
+      setAttr(g, "tabindex", tabbable ? "0" : "-1");
       setAttr(g, "data-selected", store.selected === p.id);
       setAttr(g, "aria-pressed", classified.board.has(p.id) ? String(store.selected === p.id) : null);
     }
     for (const [id, g] of pieces) {
-      if (!seen.has(id)) { g.remove(); pieces.delete(id); }
+      if (!seen.has(id)) {
+        pieces.delete(id);
+        // motion.js may take the piece to fade it out (a cancelled event); else it goes now.
+        if (container.dispatchEvent(new CustomEvent("dejarik:retire", { detail: g, cancelable: true }))) g.remove();
+      }
     }
 
     // Spaces: legal targets of the selected piece.
     for (const [space, g] of spaces) {
       const legal = targets.has(space);
       setAttr(g, "data-legal", legal);
-      setAttr(g, "tabindex", legal ? "0" : null);
-      setAttr(g, "role", legal ? "button" : null);
+      setAttr(g, "tabindex", legal ? "0" : "-1");  // -1: reached by the arrow keys
+      setAttr(g, "role", legal ? "button" : "img");
       setAttr(g, "data-hovered", legal && store.hovered === space);
       const occupant = onBoard.find((p) => p.at === space);
       const label = `space ${space}${occupant ? `, ${occupant.name || humanise(occupant.kind)}` : ""}${legal ? ", legal target" : ""}`;

@@ -161,7 +161,7 @@ function seatPanel(view, character) {
     class: "eote-seat", "data-seat": seat, "data-side": sideWord, "data-role": role, "data-acting": acting,
     "aria-label": characterLabel(view, seat),
   },
-  h("h3", { class: "eote-name" },
+  h("h2", { class: "eote-name" },
     h("span", { class: "side-mark", "data-side": sideWord, "aria-hidden": "true" }),
     characterLabel(view, seat), " ", you,
     role ? h("span", { class: "role-badge", "data-role": role }, humanise(role)) : null,

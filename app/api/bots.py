@@ -1,0 +1,54 @@
+"""Bots: the list of computer opponents, and seating one in a match (shared/API.md "Bots")."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.deps import CurrentPlayer, ServiceDep, SessionDep
+from app.api.errors import error_responses
+from app.api.matches import SeatNumber
+from app.api.schemas import MatchView
+from app.bots import all_bots
+from app.bots.seating import seat_bot
+
+router = APIRouter(prefix="/api/v1", tags=["bots"])
+
+
+class BotOut(BaseModel):
+    id: str
+    name: str
+    rulesets: list[str]
+    level: int = Field(description="1 for a ruleset's weakest bot, upward.")
+    description: str
+
+
+BotId = Literal[tuple(all_bots())]  # type: ignore[valid-type]
+
+
+class SeatBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: SeatNumber = Field(description="An open seat, or the NPC seat of a GM-run match.")
+    bot: BotId = Field(description="A bot id from GET /api/v1/bots (one that plays the match's ruleset).")
+
+
+@router.get("/bots", response_model=list[BotOut])
+async def list_bots() -> list[dict[str, Any]]:
+    """Every bot, by ruleset and level."""
+    return [bot.describe() for bot in all_bots().values()]
+
+
+@router.post(
+    "/matches/{match_id}/bots",
+    response_model=MatchView,
+    response_model_exclude_unset=True,
+    responses=error_responses(401, 403, 404, 409, 422),
+)
+async def add_bot(
+    match_id: str, body: SeatBot, player: CurrentPlayer, service: ServiceDep, session: SessionDep
+) -> dict[str, Any]:
+    """The host seats a bot: it plays that seat on its own from now on."""
+    match = await seat_bot(service, session, match_id, player, body.seat, body.bot)
+    return await service.view(match, player)

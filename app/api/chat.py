@@ -1,0 +1,75 @@
+"""``/api/v1/matches/{id}/chat``: the match's chat, kept with it and sent live over its websocket."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.deps import OPTIONAL_AUTH, CurrentPlayer, HubDep, OptionalPlayer, SessionDep, SettingsDep
+from app.api.errors import error_responses
+from app.services import chat
+
+router = APIRouter(prefix="/api/v1/matches", tags=["chat"], responses=error_responses(401, 403, 404, 413))
+
+Channel = Literal["players", "spectators"]
+
+
+class NewMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(description=f"1 to {chat.MAX_TEXT} characters, shown as plain text.")
+    channel: Channel = Field(
+        "players", description="'players' for the seated players and the GM, 'spectators' for everyone else."
+    )
+
+
+class ChatPlayer(BaseModel):
+    id: str
+    name: str
+
+
+class ChatMessageOut(BaseModel):
+    id: int = Field(description="Increasing within the match; pass as ``after`` to read on.")
+    at: str = Field(description="When it was posted (ISO 8601, UTC).")
+    channel: Channel
+    player: ChatPlayer
+    text: str
+
+
+class ChatMessages(BaseModel):
+    messages: list[ChatMessageOut]
+
+
+@router.post("/{match_id}/chat", status_code=201, response_model=ChatMessageOut)
+async def post_message(
+    match_id: str,
+    body: NewMessage,
+    player: CurrentPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    hub: HubDep,
+) -> dict[str, Any]:
+    """Post to the match's chat; every connection that may read the channel gets it live."""
+    match, message = await chat.post(
+        session, match_id, player, body.channel, body.text, settings.chat_messages_per_minute
+    )
+    await hub.broadcast(
+        match.id,
+        {"type": "chat", **message},
+        lambda viewer: chat.may_read(match, viewer.player_id, body.channel),
+    )
+    return message
+
+
+@router.get("/{match_id}/chat", response_model=ChatMessages, openapi_extra=OPTIONAL_AUTH)
+async def read_messages(
+    match_id: str,
+    viewer: OptionalPlayer,
+    session: SessionDep,
+    channel: Channel = "players",
+    after: Annotated[int, Query(ge=0, description="Only messages with a greater id.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+) -> dict[str, Any]:
+    """The channel's messages, oldest first: the match's chat as kept with it (its export)."""
+    return {"messages": await chat.read(session, match_id, viewer, channel, after, limit)}

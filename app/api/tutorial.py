@@ -1,0 +1,95 @@
+"""The guided tutorial: a real `kelly` match through the real server against a scripted
+opponent (``app/tutorial.py``).
+
+``POST /tutorial`` creates the match (the browser's player as Blue, a fresh "Tutor"
+player as Red) and keeps the tutor's token in a cookie for ``/tutorial`` only; the
+tutorial page asks ``POST /tutorial/{id}/opponent`` whenever the tutor is to act, and
+the server makes the tutor's scripted choice through ``MatchService.act``.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from app.api.cookies import COOKIE_MAX_AGE, set_token_cookie
+from app.api.deps import ServiceDep, SessionDep, SettingsDep
+from app.api.pages import match_context, page, page_player
+from app.services.errors import ServiceError
+from app.services.matches import seat_of
+from app.services.players import create_player, player_by_token
+from app.tutorial import STUDENT_SEAT, TUTOR_NAME, TUTOR_SEAT, TUTORIAL_RULESET, tutor_choice
+
+router = APIRouter(prefix="/tutorial", include_in_schema=False)
+TUTOR_COOKIE = "dejarik_tutor"
+
+
+@router.get("", response_class=HTMLResponse)
+async def tutorial_start(request: Request, session: SessionDep, settings: SettingsDep) -> HTMLResponse:
+    player = await page_player(request, session, settings)
+    return page(request, "tutorial.html", {"player": player})
+
+
+@router.post("")
+async def tutorial_new(
+    request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    player = await page_player(request, session, settings)
+    token = None
+    try:
+        if player is None:
+            form = await request.form()
+            player, token = await create_player(session, str(form.get("name") or ""))
+        tutor, tutor_token = await create_player(session, TUTOR_NAME)
+        match = await service.create(player, TUTORIAL_RULESET, {}, STUDENT_SEAT)
+        await service.join(match.id, tutor, TUTOR_SEAT)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/tutorial"}, error.status)
+    response = RedirectResponse(f"/tutorial/{match.id}", status_code=303)
+    if token is not None:
+        set_token_cookie(response, settings, token)
+    response.set_cookie(
+        TUTOR_COOKIE,
+        tutor_token,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+        path="/tutorial",
+    )
+    return response
+
+
+@router.get("/{match_id}", response_class=HTMLResponse)
+async def tutorial_match(
+    match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    """The match page with the tutorial's steps beside it."""
+    player = await page_player(request, session, settings)
+    try:
+        match = await service.get(match_id)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/tutorial"}, error.status)
+    return page(request, "match.html", {**await match_context(service, match, player), "tutorial": True})
+
+
+@router.post("/{match_id}/opponent")
+async def tutor_acts(match_id: str, request: Request, session: SessionDep, service: ServiceDep) -> Response:
+    """The tutor makes its scripted choice, if it is the tutor's turn; one action per call."""
+    tutor = await player_by_token(session, request.cookies.get(TUTOR_COOKIE, ""))
+    try:
+        match = await service.get(match_id)
+        if tutor is None or seat_of(match, tutor.id) != TUTOR_SEAT or match.ruleset != TUTORIAL_RULESET:
+            message = "this browser has no tutor in that match"
+            return JSONResponse({"error": "forbidden", "message": message}, 403)
+        view = await service.view(match, tutor)
+        if view["status"] != "active" or TUTOR_SEAT not in view["to_act"]:
+            message = "the tutor is not to act now"
+            return JSONResponse({"error": "conflict", "message": message, "version": view["version"]}, 409)
+        action = tutor_choice(view)
+        if action is None:
+            return JSONResponse({"error": "conflict", "message": "the tutor has no legal action"}, 409)
+        applied = await service.act(match.id, tutor, action, view["version"])
+    except ServiceError as error:
+        return JSONResponse({"error": type(error).__name__.lower(), "message": error.message}, error.status)
+    return JSONResponse({"version": applied.version, "action": action})

@@ -1,0 +1,141 @@
+"""Bots' knowledge of the `kelly` family: `kelly`, `kelly-d20`, `dalsiandon`.
+
+Chance: an attack has four result classes (kill, push, counter-push, counter-kill)
+with the exact odds of :func:`app.rules.odds.attack_odds`; each class is scripted by
+one pair of totals that gives it. A kill that leaves one piece a side starts
+To-The-Death, whose winner is again exact: the first to kill, so the odds of its
+kill against its counter-kill, renormalised (pushes are rolled again).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from app.bots.search import Family, Script
+from app.rules import board
+from app.rules.base import Action
+from app.rules.kelly import Kelly, KellyState, Piece
+from app.rules.odds import RESULTS, Pool, attack_odds, classify
+
+
+def faces_for(sides: tuple[int, ...], total: int) -> Script:
+    """Faces of dice with these sides, in order, summing to ``total`` (reachable)."""
+    faces = []
+    left = total
+    for i, n in enumerate(sides):
+        rest = len(sides) - i - 1
+        face = max(1, min(n, left - rest))
+        faces.append(face)
+        left -= face
+    return faces
+
+
+@cache
+def result_scripts(attack: Pool, defense: Pool) -> dict[str, tuple[float, tuple[int, ...]]]:
+    """Per result with a chance: its exact probability and attack-then-defense faces."""
+    odds = attack_odds(attack, defense)
+    out = {}
+    for result in RESULTS:
+        if not odds[result]:
+            continue
+        script = next(
+            faces_for(attack.sides, a) + faces_for(defense.sides, d)
+            for a in range(len(attack.sides), sum(attack.sides) + 1)
+            for d in range(len(defense.sides), sum(defense.sides) + 1)
+            if classify(attack.bonus + a - defense.bonus - d) == result
+        )
+        out[result] = (float(odds[result]), tuple(script))
+    return out
+
+
+def victim(ruleset: Kelly, state: KellyState, attacker: Piece, defender: Piece, result: str) -> Piece | None:
+    if result == "kill":
+        return defender
+    if result == "counter-kill":
+        return attacker
+    death_push = getattr(state.options, "death_push", False)
+    if result == "push" and death_push and ruleset.death_push_applies(state, defender):  # type: ignore[attr-defined]
+        return defender
+    return None
+
+
+def chance(ruleset: Kelly, state: KellyState, seat: int, action: Action) -> list[tuple[float, Script]] | None:
+    if action["type"] != "attack":
+        return None
+    attacker, defender = state.pieces[action["piece"]], state.pieces[action["target"]]
+    out: list[tuple[float, Script]] = []
+    for result, (p, script) in result_scripts(*ruleset.attack_pools(state, attacker, defender)).items():
+        dead = victim(ruleset, state, attacker, defender, result)
+        survivors = {s: [x for x in ruleset.living(state, s) if x is not dead] for s in (0, 1)}
+        if dead is None or not all(len(survivors[s]) == 1 for s in (0, 1)):
+            out.append((p, list(script)))
+            continue
+        first, second = survivors[state.turn][0], survivors[1 - state.turn][0]
+        duel = result_scripts(
+            ruleset.to_the_death_pool(state, first), ruleset.to_the_death_pool(state, second)
+        )
+        decisive = {r: duel[r] for r in ("kill", "counter-kill") if r in duel}
+        total = sum(q for q, _ in decisive.values())
+        out += [(p * q / total, [*script, *tail]) for q, tail in decisive.values()]
+    return out
+
+
+def piece_value(ruleset: Kelly, kind: str) -> float:
+    c = ruleset.creatures[kind]
+    return c.attack + c.defense + 0.5 * c.movement
+
+
+PLACE_BONUS = {"A": 0.0, "B": 0.02, "C": 0.05}
+TO_MOVE, WAITING = 1.0, 0.4
+"""How much the odds of an open fight count: fully for the side that may attack next."""
+
+
+def evaluate(ruleset: Kelly, state: KellyState, seat: int) -> float:
+    material = [0.0, 0.0]
+    value = 0.0
+    occupied = {}
+    for piece in state.pieces.values():
+        if piece.at is None:
+            continue
+        occupied[piece.at] = piece
+        material[piece.owner] += piece_value(ruleset, piece.kind)
+        bonus = PLACE_BONUS[board.ring(piece.at)]
+        value += bonus if piece.owner == seat else -bonus
+    teams = getattr(state, "teams", None)
+    if teams:  # dalsiandon: drafted creatures still to place count too
+        for s in (0, 1):
+            material[s] += sum(piece_value(ruleset, k) for k in teams[s] if k not in state.pieces)
+    total = sum(material) or 1.0
+    value += 0.8 * (material[seat] - material[1 - seat]) / total
+    value += 0.3 * threats(ruleset, state, seat, occupied) / total
+    hold = getattr(state, "centre_hold", None)  # kelly-d20: three turns on the core win
+    if hold:
+        value += 0.1 * (hold[seat] - hold[1 - seat])
+    return max(-1.0, min(1.0, value))
+
+
+def threats(ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Piece]) -> float:
+    """Material ``seat`` stands to win by the attacks open between adjacent pieces,
+    minus what it stands to lose: pieces seek the fights whose odds favour them, and
+    the side to move counts its own chances fully."""
+    out = 0.0
+    mover = state.turn if state.push is None else None
+    for piece in occupied.values():
+        weight = TO_MOVE if piece.owner == mover else WAITING
+        for n in board.NEIGHBOURS[piece.at]:
+            target = occupied.get(n)
+            if target is None or target.owner == piece.owner or not ruleset.may_attack(state, piece, target):
+                continue
+            odds = attack_odds(*ruleset.attack_pools(state, piece, target))
+            swing = float(odds["kill"]) * piece_value(ruleset, target.kind) - float(
+                odds["counter-kill"]
+            ) * piece_value(ruleset, piece.kind)
+            out += weight * max(swing, 0.0) if piece.owner == seat else -weight * max(swing, 0.0)
+    return out
+
+
+def order(action: Action) -> float:
+    return -1.0 if action["type"] == "attack" else 0.0
+
+
+FAMILY = Family(evaluate=evaluate, chance=chance, order=order)  # type: ignore[arg-type]

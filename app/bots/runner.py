@@ -1,0 +1,231 @@
+"""The bot runner: bots act on their own, through the match service like anyone.
+
+Started in the app's lifespan (``app/main.py``). It is *poked* after every change
+this process commits (:meth:`BotRunner.wrap` wraps the ``publish`` that routes give
+:class:`MatchService`) and scans the active matches with a bot every
+``bot_scan_s`` seconds, so a restart resumes every bot and a move made through
+another process is answered too. Several processes may run bots for the same
+match: an action is sent with the version it was chosen at, so a duplicate is a
+harmless 409.
+
+A decision runs in a process pool (the search never blocks the event loop), from
+the seat's knowledge alone (:func:`app.bots.seat_knowledge`), within a time budget.
+A bot that fails or runs out of time plays a legal fallback and the log says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import multiprocessing
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.bots import MASTER_BUDGET_S, decide, get_bot, seat_knowledge
+from app.bots.seating import active_bot_matches, bot_player_id
+from app.config import Settings
+from app.models import Player
+from app.rules import get_ruleset
+from app.rules.base import COMMON_ACTION_TYPES, Action
+from app.services.errors import Conflict, NotFound, ServiceError
+from app.services.matches import MatchService, Publish
+
+log = logging.getLogger("dejarik.bots")
+
+GRACE_S = 10.0
+"""Time allowed beyond the search budget (a fresh worker process imports the app)."""
+
+
+def think(bot_id: str, known: dict[str, Any], seat: int, seed: int, budget_s: float) -> Action:
+    """Run in a worker process: the bot's decision from the seat's knowledge."""
+    bot = get_bot(bot_id)
+    assert bot is not None, bot_id
+    ruleset = get_ruleset(bot.ruleset)
+    return decide(bot, ruleset.load_state(known), seat, seed, budget_s)
+
+
+@dataclass
+class Turn:
+    """A bot's decision to make: who, where, at which version, from what it knows."""
+
+    match_id: str
+    version: int
+    seat: int
+    bot_id: str
+    known: dict[str, Any]
+    legal: list[Action]
+
+
+def decision_seed(match_id: str, version: int, seat: int) -> int:
+    """The bot's own random for one decision: from the match id and version, never the dice seed."""
+    digest = hashlib.sha256(f"{match_id}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def fallback(turn: Turn) -> Action:
+    """A legal action when the search failed: a game action, chosen by the bot's own random."""
+    actions = [a for a in turn.legal if a["type"] not in COMMON_ACTION_TYPES] or [
+        a for a in turn.legal if a["type"] == "decline_draw"
+    ]
+    return random.Random(decision_seed(turn.match_id, turn.version, turn.seat)).choice(actions)
+
+
+class BotRunner:
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        settings: Settings,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.settings = settings
+        self.publish: Publish | None = None
+        """The wrapped publish (set by :meth:`wrap`): the bots' own moves poke again."""
+        self.executor: ProcessPoolExecutor | None = None
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.again: set[str] = set()
+        self.scanner: asyncio.Task[None] | None = None
+
+    def wrap(self, publish: Publish) -> Publish:
+        """``publish``, then a poke: the publish to give :class:`MatchService`."""
+
+        async def published(match_id: str, version: int, hint: Any = None) -> None:
+            await publish(match_id, version, hint)
+            self.poke(match_id)
+
+        self.publish = published
+        return published
+
+    async def start(self) -> None:
+        # Spawned, not forked: the server process runs threads (and tests run servers
+        # in threads), and a fork of a threaded process may deadlock.
+        self.executor = ProcessPoolExecutor(
+            max_workers=self.settings.bot_workers, mp_context=multiprocessing.get_context("spawn")
+        )
+        self.scanner = asyncio.create_task(self._scan_forever())
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self.scanner, *self.tasks.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def poke(self, match_id: str) -> None:
+        """Look at ``match_id`` soon: one look at a time per match, again if poked meanwhile."""
+        if match_id in self.tasks:
+            self.again.add(match_id)
+            return
+        self.tasks[match_id] = asyncio.get_running_loop().create_task(self._run(match_id))
+
+    async def _run(self, match_id: str) -> None:
+        try:
+            while True:
+                self.again.discard(match_id)
+                acted = await self._play_once(match_id)
+                if not acted and match_id not in self.again:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot runner: match %s", match_id)
+        finally:
+            self.tasks.pop(match_id, None)
+
+    async def _scan_forever(self) -> None:
+        while True:
+            try:
+                async with self.sessionmaker() as session:
+                    for match_id in await active_bot_matches(session):
+                        self.poke(match_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database may be restarting: try again later
+                log.warning("bot runner: scan failed: %s", error)
+            await asyncio.sleep(self.settings.bot_scan_s)
+
+    async def _next_turn(self, match_id: str) -> Turn | None:
+        """The decision a bot owes in this match now, if any."""
+        async with self.sessionmaker() as session:
+            try:
+                match = await MatchService(session).get(match_id)
+            except NotFound:
+                return None
+            if match.status != "active" or match.paused or match.state is None:
+                return None
+            ruleset = get_ruleset(match.ruleset)
+            state = ruleset.load_state(match.state)
+            to_act = ruleset.to_act(state)
+            for seat in match.seats:
+                if seat.bot is None or seat.npc or seat.player_id != bot_player_id_of(seat.bot):
+                    continue
+                legal = ruleset.legal_actions(state, seat.seat)
+                if seat.seat in to_act or any(a["type"] == "accept_draw" for a in legal):
+                    known = ruleset.dump_state(seat_knowledge(ruleset, state, seat.seat))
+                    return Turn(match.id, match.version, seat.seat, seat.bot, known, legal)
+        return None
+
+    async def _play_once(self, match_id: str) -> bool:
+        turn = await self._next_turn(match_id)
+        if turn is None:
+            return False
+        started = time.monotonic()
+        action = await self._decide(turn)
+        delay = self.settings.bot_delay_ms / 1000 - (time.monotonic() - started)
+        if delay > 0:
+            await asyncio.sleep(delay)
+        return await self._act(turn, action)
+
+    async def _decide(self, turn: Turn) -> Action:
+        bot = get_bot(turn.bot_id)
+        budget = self.settings.bot_think_ms / 1000 if bot and bot.level.id == "master" else MASTER_BUDGET_S
+        seed = decision_seed(turn.match_id, turn.version, turn.seat)
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(
+                self.executor, think, turn.bot_id, turn.known, turn.seat, seed, budget
+            )
+            return await asyncio.wait_for(future, timeout=budget + GRACE_S)
+        except asyncio.CancelledError:
+            raise
+        except TimeoutError:
+            log.warning("bot %s timed out in match %s; playing a fallback", turn.bot_id, turn.match_id)
+        except Exception as error:
+            log.warning(
+                "bot %s failed in match %s (%r); playing a fallback", turn.bot_id, turn.match_id, error
+            )
+        return fallback(turn)
+
+    async def _act(self, turn: Turn, action: Action) -> bool:
+        async with self.sessionmaker() as session:
+            player = await session.get(Player, bot_player_id_of(turn.bot_id))
+            if player is None:
+                return False
+            service = MatchService(session, self.publish or _no_publish)
+            for attempt in (action, fallback(turn)):
+                try:
+                    await service.act(turn.match_id, player, attempt, turn.version)
+                    return True
+                except Conflict:  # someone (another process) moved the match on first
+                    return False
+                except ServiceError as error:
+                    log.warning(
+                        "bot %s: %r refused in match %s: %s", turn.bot_id, attempt, turn.match_id, error
+                    )
+                    await session.rollback()
+        return False
+
+
+def bot_player_id_of(bot_id: str) -> str:
+    bot = get_bot(bot_id)
+    return bot_player_id(bot) if bot else ""
+
+
+async def _no_publish(match_id: str, version: int, hint: Any = None) -> None:
+    return None

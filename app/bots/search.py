@@ -1,0 +1,241 @@
+"""One search over the ruleset protocol, for every ruleset (docs/bots.md).
+
+A bot decides from what its seat may see: the state passed here is the seat's
+*knowledge* (:func:`knowledge`: the match state with every value that
+``ruleset.secrets`` names for the seat replaced by the family's neutral guess), and
+its options are ``ruleset.legal_actions(state, seat)``. It never holds the match seed.
+
+Chance nodes: a family names, for an action that rolls dice, the *outcome classes*
+of that roll with their exact probabilities, each with one representative list of
+die faces (a *script*). The successor of each class is built by applying the action
+with :class:`ScriptedDice`, which shows the script's faces in order. Outcomes in one
+class lead to the same game state (a kill is a kill whatever the totals), so
+weighting the successors by the class probabilities is exact. Dice beyond a script
+(a roll the family does not enumerate, such as a draft roll or a combat ray) are
+*imagined* with the bot's own seeded ``random.Random``: never the match's dice.
+
+Levels, all over the same :class:`Game`:
+
+- ``beginner``: the one-ply expected value of every action, then a softmax with a
+  temperature (human-looking mistakes: a worse move now and then, never uniform);
+- ``club``: the best one-ply expected value on the exact odds (greedy);
+- ``master``: expectiminimax with alpha-beta on decision nodes, iterative deepening
+  by whole turns (one seat's decisions in a row) within a time budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules.base import COMMON_ACTION_TYPES, Action, Ruleset
+from app.rules.dice import Dice
+
+WIN = 1000.0
+"""The value of a won game; evaluations of unfinished games stay within ±1."""
+
+Script = list[int]
+Chance = Callable[[Ruleset, Any, int, Action], "list[tuple[float, Script]] | None"]
+
+
+class ScriptedDice(Dice):
+    """Dice that show ``faces`` in order, then imagine the rest with ``imagine``."""
+
+    def __init__(self, faces: Script, imagine: random.Random) -> None:
+        super().__init__(b"", 0)
+        self.faces = list(faces)
+        self.imagine = imagine
+
+    def die(self, sides: int) -> dict[str, int]:
+        if self.faces:
+            face = self.faces.pop(0)
+            if not 1 <= face <= sides:
+                raise ValueError(f"scripted face {face} does not fit a d{sides}")
+        else:
+            face = self.imagine.randint(1, sides)
+        rolled = {"sides": sides, "face": face, "n": self.count}
+        self.count += 1
+        return rolled
+
+
+@dataclass(frozen=True)
+class Family:
+    """What one ruleset family tells the generic search.
+
+    ``evaluate(ruleset, state, seat)``: how good an unfinished game is for ``seat``,
+    within ±1. ``chance``: the outcome classes of an action that rolls dice
+    (``None``: no roll worth enumerating). ``redact``: the state with the values
+    ``seat`` may not see replaced by a neutral guess. ``order``: a sort key that puts
+    promising actions first (captures, attacks) so alpha-beta prunes more.
+    """
+
+    evaluate: Callable[[Ruleset, Any, int], float]
+    chance: Chance | None = None
+    redact: Callable[[Ruleset, Any, int], Any] | None = None
+    order: Callable[[Action], float] = field(default=lambda action: 0.0)
+
+
+def knowledge(ruleset: Ruleset, family: Family, state: Any, seat: int) -> Any:
+    """What ``seat`` knows of ``state``: the state with its secrets replaced."""
+    if family.redact is not None:
+        return family.redact(ruleset, ruleset.copy_state(state), seat)
+    return state
+
+
+MAX_STREAK = 5
+"""Decisions in a row of one seat that still count as one turn of the search (eote's
+setting may go back and forth; no turn is longer than this)."""
+Turn = tuple["int | None", int]
+
+
+class OutOfTime(Exception):
+    pass
+
+
+@dataclass
+class Game:
+    """A ruleset seen by a bot of one seat: game actions, chance outcomes, values."""
+
+    ruleset: Ruleset
+    family: Family
+    root: int
+    """The bot's seat: values are from its side."""
+    rng: random.Random
+    deadline: float = math.inf
+    nodes: int = 0
+
+    def actions(self, state: Any, seat: int) -> list[Action]:
+        """The seat's game actions: resigning and draw offers are never searched."""
+        return [a for a in self.ruleset.legal_actions(state, seat) if a["type"] not in COMMON_ACTION_TYPES]
+
+    def outcomes(self, state: Any, seat: int, action: Action) -> list[tuple[float, Any]]:
+        """The successors of ``action`` with their exact probabilities (summing to 1)."""
+        scripts = self.family.chance(self.ruleset, state, seat, action) if self.family.chance else None
+        out = []
+        for p, faces in scripts or [(1.0, [])]:
+            new, _ = self.ruleset.apply_legal(state, seat, action, ScriptedDice(faces, self.rng))
+            out.append((p, new))
+        return out
+
+    def value(self, state: Any) -> float:
+        result = self.ruleset.outcome(state)
+        if result is not None:
+            if result.winner is None:
+                return 0.0
+            return WIN if result.winner == self.root else -WIN
+        return self.family.evaluate(self.ruleset, state, self.root)
+
+    def expected(self, state: Any, seat: int, action: Action) -> float:
+        """One ply: the expected value of ``action``'s outcomes."""
+        return sum(p * self.value(new) for p, new in self.outcomes(state, seat, action))
+
+    # --- expectiminimax -------------------------------------------------------------
+
+    def search(self, state: Any, depth: int, alpha: float, beta: float, turn: Turn = (None, 0)) -> float:
+        """Expectiminimax. ``depth`` counts *turns*, not decisions: the decisions a seat
+        makes in a row (kelly's two actions, an activation, a setting) are one turn, so
+        every leaf is a position where a turn has just ended and positions are
+        compared like for like. ``turn`` is the seat that decided last and how many
+        decisions in a row it has made (capped at ``MAX_STREAK``)."""
+        self.nodes += 1
+        if self.nodes % 8 == 0 and time.monotonic() > self.deadline:
+            raise OutOfTime
+        if self.ruleset.outcome(state) is not None:
+            v = self.value(state)
+            return v + math.copysign(depth, v) if v else v  # a sooner result counts more
+        to_act = self.ruleset.to_act(state)
+        if not to_act:
+            return self.value(state)
+        seat = to_act[0]
+        previous, streak = turn
+        if seat == previous and streak < MAX_STREAK:
+            turn = (seat, streak + 1)  # the same turn goes on
+        else:
+            if depth <= 0:
+                return self.value(state)
+            depth, turn = depth - 1, (seat, 1)
+        actions = self.actions(state, seat)
+        if not actions:
+            return self.value(state)
+        actions.sort(key=self.family.order)
+        maximising = seat == self.root
+        best = -math.inf if maximising else math.inf
+        for action in actions:
+            v = self.chance_value(state, seat, action, depth, alpha, beta, turn)
+            if maximising:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def chance_value(
+        self, state: Any, seat: int, action: Action, depth: int, alpha: float, beta: float, turn: Turn
+    ) -> float:
+        outcomes = self.outcomes(state, seat, action)
+        if len(outcomes) == 1:
+            return self.search(outcomes[0][1], depth, alpha, beta, turn)
+        # Below a chance node each outcome is searched with the full window: a bound
+        # on one outcome says little about the weighted sum.
+        return sum(p * self.search(new, depth, -math.inf, math.inf, turn) for p, new in outcomes)
+
+
+# --- the three levels ------------------------------------------------------------------
+
+
+def one_ply_scores(game: Game, state: Any, actions: list[Action]) -> list[float]:
+    return [game.expected(state, game.root, a) for a in actions]
+
+
+def pick_greedy(game: Game, state: Any, actions: list[Action]) -> Action:
+    scores = one_ply_scores(game, state, actions)
+    best = max(scores)
+    tied = [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]
+    return game.rng.choice(tied)
+
+
+def pick_softmax(game: Game, state: Any, actions: list[Action], temperature: float) -> Action:
+    """A softmax over one-ply values: good moves are likely, poor ones possible."""
+    scores = one_ply_scores(game, state, actions)
+    top = max(scores)
+    weights = [math.exp(max((s - top) / temperature, -50.0)) for s in scores]
+    return game.rng.choices(actions, weights=weights)[0]
+
+
+def pick_searched(game: Game, state: Any, actions: list[Action], budget_s: float, max_depth: int) -> Action:
+    """Iterative deepening: the best action of the deepest search finished in time."""
+    game.deadline = time.monotonic() + budget_s
+    # Shuffled first: among equally good actions the bot's own random decides, as the
+    # club's does, instead of always the first one listed.
+    shuffled = game.rng.sample(actions, len(actions))
+    # Until a whole turn is searched, the answer is the club's (one ply, exact odds);
+    # its values also order the first iteration.
+    one_ply = one_ply_scores(game, state, shuffled)
+    ordered = [a for _, a in sorted(zip(one_ply, shuffled, strict=True), key=lambda pair: -pair[0])]
+    best = ordered[0]
+    try:
+        for depth in range(1, max_depth + 1):
+            scored = []
+            alpha = -math.inf
+            for action in ordered:
+                v = game.chance_value(state, game.root, action, depth - 1, alpha, math.inf, (game.root, 1))
+                scored.append((v, action))
+                alpha = max(alpha, v)
+            top = max(v for v, _ in scored)
+            # The first to reach the top set alpha with an exact value; a later one that
+            # only ties it may be a bound from a cut-off, so it is not preferred.
+            best = next(a for v, a in scored if v == top)
+            # The next iteration looks at this one's best actions first.
+            ordered = [a for _, a in sorted(scored, key=lambda pair: -pair[0])]
+            if abs(top) >= WIN:  # a forced result: deeper search cannot change it
+                break
+    except OutOfTime:
+        pass
+    return best

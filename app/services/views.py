@@ -1,0 +1,209 @@
+"""The one projection: everything a viewer may see of a match, computed here.
+
+REST responses, websocket snapshots and updates, the table view and the history
+pages all come from these functions, over one record type (:class:`MatchRecord`)
+and one log entry type (:class:`Entry`).
+
+A view is two parts: the *body*, which depends only on the seat the viewer plays
+(``None``: a spectator) and on whether the viewer runs the table as a GM, and
+``you``, the few fields that name the viewer. The hub renders each distinct body
+once per update and shares its bytes between every connection that sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from app.bots import bot_json  # bots (issue 9)
+from app.rules import get_ruleset
+from app.rules.base import Action, Ruleset
+from app.rules.log import Entry
+from app.services import clock, gm
+from app.services.store import MatchRecord, PlayerRecord
+
+
+def seat_of(match: MatchRecord, player_id: str | None) -> int | None:
+    """The seat ``player_id`` plays: their own, or, for a GM host, the NPC seat it holds.
+
+    The player of a seat the GM holds as an NPC watches until it is handed back.
+    """
+    if player_id is None:
+        return None
+    for seat in match.seats:
+        if seat.npc:
+            if player_id == match.host_id:
+                return seat.seat
+        elif seat.player_id == player_id:
+            return seat.seat
+    return None
+
+
+def runs_table(match: MatchRecord, player_id: str | None) -> bool:
+    """The viewer is the GM of a GM-run match (and so sees the GM's controls)."""
+    return player_id is not None and player_id == match.host_id and gm.is_gm_run(match)
+
+
+def player_json(player: Any) -> dict[str, str] | None:
+    return None if player is None else {"id": player.id, "name": player.name}
+
+
+def entry_for(ruleset: Ruleset, entry: Entry, seat: int | None, finished: bool) -> dict[str, Any]:
+    """A log entry as ``seat`` may see it: another seat's private choices (an eote
+    setting) show as ``{"type": "hidden"}`` until the match is over."""
+    shown = entry.as_json()
+    if finished:
+        return shown
+    if entry.seat is None:  # a GM's undo names the undone action: hidden likewise
+        return {**shown, "events": [_undone_for(ruleset, e, seat) for e in entry.events]}
+    if entry.seat != seat and entry.kind in ruleset.private_actions:
+        return {**shown, "action": {"type": "hidden"}}
+    return shown
+
+
+def _undone_for(ruleset: Ruleset, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    if event.get("type") != "undone" or event.get("seat") == seat:
+        return event
+    if (event.get("action") or {}).get("type") in ruleset.private_actions:
+        return {**event, "action": {"type": "hidden"}}
+    return event
+
+
+def entries_for(match: MatchRecord, entries: list[Entry], seat: int | None) -> list[dict[str, Any]]:
+    ruleset, finished = get_ruleset(match.ruleset), match.status == "finished"
+    return [entry_for(ruleset, e, seat, finished) for e in entries]
+
+
+def loaded_state(match: MatchRecord) -> Any:
+    """The ruleset's state object of ``match`` (``None`` before the start)."""
+    if match.loaded is not None:
+        return match.loaded
+    return None if match.state is None else get_ruleset(match.ruleset).load_state(match.state)
+
+
+def with_state(match: MatchRecord) -> MatchRecord:
+    """``match`` carrying its loaded state, so the service parses it once per change."""
+    if match.loaded is not None or match.state is None:
+        return match
+    return replace(match, loaded=loaded_state(match))
+
+
+def you(match: MatchRecord, viewer: PlayerRecord | None) -> dict[str, Any]:
+    """The part of a view that names its viewer."""
+    viewer_id = viewer.id if viewer else None
+    return {
+        "player": player_json(viewer),
+        "seat": seat_of(match, viewer_id),
+        "host": viewer_id is not None and viewer_id == match.host_id,
+        "gm": runs_table(match, viewer_id),
+    }
+
+
+def body(
+    match: MatchRecord,
+    seat: int | None,
+    controls: list[Action] | None = None,
+    state: Any = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """Everything but ``you`` of the match view of a viewer in ``seat``;
+    ``controls``: the GM's own legal actions, for the GM of a GM-run match;
+    ``now``: the time a timed match's claims are judged at (default: the clock's)."""
+    ruleset = get_ruleset(match.ruleset)
+    state = loaded_state(match) if state is None else state
+    active = match.status == "active"
+    playing = active and state is not None
+    claims = clock.claim_actions(match, seat, now or clock.system_now()) if playing else []
+    return {
+        "id": match.id,
+        "ruleset": match.ruleset,
+        "options": match.options,
+        "status": match.status,
+        "version": match.version,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": ruleset.seat_name(s.seat),
+                "player": player_json(s.player),
+                "npc": s.npc,
+                "bot": bot_json(s.bot),  # bots (issue 9)
+            }
+            for s in match.seats
+        ],
+        "host": player_json(match.host),
+        "to_act": ruleset.to_act(state) if playing else [],
+        "state": ruleset.view(state, seat) if state is not None else {},
+        "legal_actions": (
+            ruleset.legal_actions(state, seat) if playing and not match.paused and seat is not None else []
+        )
+        + claims
+        + (controls or []),
+        **clock.view_fields(match),
+        "result": match.result,
+        "paused": match.paused,
+        "seed_sha256": match.seed_sha256,
+        "seed": match.seed if match.status == "finished" else None,
+        "dice": dice_json(match),
+        "rematch": rematch_json(match),
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+    }
+
+
+def rematch_json(match: MatchRecord) -> dict[str, Any] | None:
+    """A rematch offered after the end, and how it was answered."""
+    if match.rematch_state is None:
+        return None
+    return {"status": match.rematch_state, "by": match.rematch_by, "match": match.rematch_id}
+
+
+def dice_json(match: MatchRecord) -> dict[str, Any]:
+    """What anyone needs to check every die (docs/dice.md): the scheme, the
+    commitment to the server's seed, the seed once the match is over, the seats' seeds."""
+    v1 = match.dice_seeds is None
+    return {
+        "scheme": match.dice_scheme,
+        "commitment": match.seed_sha256,
+        "seed": match.seed if match.status == "finished" else None,
+        "player_seeds": [] if v1 else match.player_seeds,
+    }
+
+
+def controls(match: MatchRecord, entries: list[Entry]) -> list[Action]:
+    """The GM's controls, given the match's whole log (for what may be undone)."""
+    undoable = gm.undoable_version(entries) if match.status == "active" else None
+    return gm.host_actions(match, get_ruleset(match.ruleset), undoable)
+
+
+def match_view(
+    match: MatchRecord,
+    viewer: PlayerRecord | None,
+    controls: list[Action] | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """The match as ``viewer`` may see it (``None``: an anonymous spectator)."""
+    shown = body(match, seat_of(match, viewer.id if viewer else None), controls, now=now)
+    return {**shown, "you": you(match, viewer)}
+
+
+def summary(match: MatchRecord) -> dict[str, Any]:
+    """A match in a list: who plays, whose decision it is, how it ended."""
+    ruleset = get_ruleset(match.ruleset)
+    state = loaded_state(match) if match.status == "active" else None
+    return {
+        "id": match.id,
+        "ruleset": match.ruleset,
+        "status": match.status,
+        "version": match.version,
+        "seats": [
+            {"seat": s.seat, "name": ruleset.seat_name(s.seat), "player": player_json(s.player)}
+            for s in match.seats
+        ],
+        "host": player_json(match.host),
+        "to_act": ruleset.to_act(state) if state is not None else [],
+        **clock.view_fields(match),
+        "result": match.result,
+        "created_at": match.created_at.isoformat(),
+        "updated_at": match.updated_at.isoformat(),
+    }

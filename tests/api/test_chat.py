@@ -1,0 +1,135 @@
+"""A match's chat: who writes and reads each channel, its limits, and live delivery
+over the match's websocket."""
+
+from __future__ import annotations
+
+import httpx
+from websockets.asyncio.client import connect
+
+from app.config import Settings
+from tests.api.helpers import start_match
+from tests.conftest import LiveServer, new_player
+from tests.realtime.test_ws import receive, socket_url
+
+
+async def say(client, match_id: str, player: dict, text: str, channel: str = "players") -> httpx.Response:
+    return await client.post(
+        f"/api/v1/matches/{match_id}/chat", json={"text": text, "channel": channel}, headers=player["headers"]
+    )
+
+
+async def messages(client, match_id: str, player: dict | None = None, **params) -> httpx.Response:
+    return await client.get(
+        f"/api/v1/matches/{match_id}/chat", params=params, headers=player["headers"] if player else {}
+    )
+
+
+async def test_players_talk_and_the_chat_is_kept_with_the_match_oldest_first(client):
+    match, (blue, red) = await start_match(client)
+    first = await say(client, match["id"], blue, "Good luck!")
+    assert first.status_code == 201
+    posted = first.json()
+    assert posted["player"] == {"id": blue["id"], "name": "Chewie"}
+    assert posted["text"] == "Good luck!" and posted["channel"] == "players" and posted["at"]
+    second = (await say(client, match["id"], red, "  You too  ")).json()
+    assert second["text"] == "You too"
+
+    kept = (await messages(client, match["id"])).json()["messages"]  # anyone may read the players'
+    assert [m["text"] for m in kept] == ["Good luck!", "You too"]
+    assert kept[0] == posted
+    after = (await messages(client, match["id"], after=posted["id"])).json()["messages"]
+    assert [m["id"] for m in after] == [second["id"]]
+
+
+async def test_each_side_writes_only_to_its_own_channel(client):
+    match, (blue, _red) = await start_match(client)
+    watcher = await new_player(client, "Watcher")
+    refused = await say(client, match["id"], watcher, "Move the Ghhhk!")
+    assert refused.status_code == 403 and "spectators" in refused.json()["detail"]
+    assert (await say(client, match["id"], blue, "psst", channel="spectators")).status_code == 403
+    assert (await say(client, match["id"], watcher, "Nice opening", channel="spectators")).status_code == 201
+    assert (await messages(client, match["id"])).json()["messages"] == []  # nothing reached the players'
+
+    # The spectators' channel is hidden from the seated players while the match runs ...
+    hidden = await messages(client, match["id"], blue, channel="spectators")
+    assert hidden.status_code == 403
+    for reader in (watcher, None):
+        seen = await messages(client, match["id"], reader, channel="spectators")
+        assert [m["text"] for m in seen.json()["messages"]] == ["Nice opening"]
+    # ... and shown to them once it is over.
+    resigned = await client.post(
+        f"/api/v1/matches/{match['id']}/actions",
+        json={"action": {"type": "resign", "label": "Resign"}, "version": match["version"]},
+        headers=blue["headers"],
+    )
+    assert resigned.status_code == 200, resigned.text
+    after = await messages(client, match["id"], blue, channel="spectators")
+    assert [m["text"] for m in after.json()["messages"]] == ["Nice opening"]
+
+
+async def test_the_gm_talks_with_the_players(client):
+    gm = await new_player(client, "The GM")
+    created = await client.post(
+        "/api/v1/matches", json={"ruleset": "eote", "options": {}, "seat": None}, headers=gm["headers"]
+    )
+    assert created.status_code == 201, created.text
+    assert (await say(client, created.json()["id"], gm, "Welcome, rebels")).status_code == 201
+    assert (await say(client, created.json()["id"], gm, "hi", channel="spectators")).status_code == 403
+
+
+async def test_a_message_is_1_to_500_characters_and_a_refusal_keeps_nothing(client):
+    match, (blue, _red) = await start_match(client)
+    assert (await say(client, match["id"], blue, "a" * 500)).status_code == 201
+    for text in ("a" * 501, "", "   \n "):
+        refused = await say(client, match["id"], blue, text)
+        assert refused.status_code == 422, refused.text
+    too_long = await say(client, match["id"], blue, "é" * 501)
+    assert "500" in too_long.json()["detail"]
+    other = await client.post(
+        f"/api/v1/matches/{match['id']}/chat",
+        json={"text": "hi", "channel": "everyone"},
+        headers=blue["headers"],
+    )
+    assert other.status_code == 422
+    assert (await client.post(f"/api/v1/matches/{match['id']}/chat", json={"text": "hi"})).status_code == 401
+    assert (await say(client, "no-such-match", blue, "hi")).status_code == 404
+    assert [len(m["text"]) for m in (await messages(client, match["id"])).json()["messages"]] == [500]
+    assert (await messages(client, match["id"], channel="everyone")).status_code == 422
+
+
+async def test_past_the_rate_limit_a_player_is_told_to_wait(database_url):
+    server = LiveServer(Settings(database_url=database_url, chat_messages_per_minute=3)).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            match, (blue, red) = await start_match(client)
+            for i in range(3):
+                assert (await say(client, match["id"], blue, f"message {i}")).status_code == 201
+            limited = await say(client, match["id"], blue, "one more")
+            assert limited.status_code == 429 and "3 messages a minute" in limited.json()["detail"]
+            assert (await say(client, match["id"], red, "my turn to talk")).status_code == 201
+            texts = [m["text"] for m in (await messages(client, match["id"])).json()["messages"]]
+            assert "one more" not in texts and len(texts) == 4
+    finally:
+        server.stop()
+
+
+async def test_messages_arrive_live_on_each_connection_that_may_read_them(client, live_server):
+    match, (blue, red) = await start_match(client)
+    watcher = await new_player(client, "Watcher")
+    async with (
+        connect(socket_url(live_server, match["id"], red)) as red_socket,
+        connect(socket_url(live_server, match["id"], watcher)) as watcher_socket,
+        connect(socket_url(live_server, match["id"], spectator=1)) as anonymous_socket,
+    ):
+        for socket in (red_socket, watcher_socket, anonymous_socket):
+            await receive(socket, "snapshot")
+        posted = (await say(client, match["id"], blue, "Your move")).json()
+        for socket in (red_socket, watcher_socket, anonymous_socket):
+            assert await receive(socket, "chat") == {"type": "chat", **posted}
+
+        aside = (await say(client, match["id"], watcher, "Red is winning", channel="spectators")).json()
+        assert await receive(anonymous_socket, "chat") == {"type": "chat", **aside}
+        assert (await receive(watcher_socket, "chat"))["text"] == "Red is winning"
+        # Red never gets the spectators' message: the next chat frame it sees is the players' one.
+        after = (await say(client, match["id"], blue, "Back soon")).json()
+        assert (await receive(red_socket, "chat"))["id"] == after["id"]

@@ -1,0 +1,248 @@
+"""Notifications: "your turn" and "match finished" by webhook and email, from the
+outbox the match service writes with each change. A real webhook receiver and a
+real SMTP server (aiosmtpd) on 127.0.0.1 take what the server sends."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.config import Settings
+from tests.api.helpers import play_one, view
+from tests.api.receivers import SmtpSink, WebhookReceiver, arrives
+from tests.conftest import LiveServer, free_port, new_player, postgres_database
+
+SITE = "https://dejarik.example"
+
+
+@pytest.fixture(scope="module")
+def smtp():
+    sink = SmtpSink()
+    yield sink
+    sink.close()
+
+
+def own_database(kind: str, folder) -> Iterator[str]:
+    """A database of its own: every server on a database delivers its outbox, and the
+    session's other servers refuse webhooks to 127.0.0.1."""
+    if kind == "sqlite":
+        yield f"sqlite+aiosqlite:///{folder / 'dejarik.db'}"
+    else:
+        yield from postgres_database()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def notify_database(request, tmp_path_factory) -> Iterator[str]:
+    yield from own_database(request.param, tmp_path_factory.mktemp("notify"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def restart_database(request, tmp_path) -> Iterator[str]:
+    yield from own_database(request.param, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def notifying_server(notify_database, smtp):
+    """A server that sends email to the local SMTP server and allows webhooks to 127.0.0.1."""
+    settings = Settings(
+        database_url=notify_database,
+        smtp_url=smtp.url,
+        webhook_allow_private=True,
+        notify_retry_s=0.2,
+        public_url=SITE,
+    )
+    server = LiveServer(settings).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def receiver():
+    webhook = WebhookReceiver()
+    yield webhook
+    webhook.close()
+
+
+async def listening(http: httpx.AsyncClient, name: str, receiver: WebhookReceiver) -> dict:
+    """A new player whose webhook is ``receiver``/<their id> and email <their id>@example.org."""
+    player = await new_player(http, name)
+    player["email"], player["path"] = f"{player['id']}@example.org", f"/{player['id']}"
+    settings = {"webhook_url": receiver.url + player["path"], "email": player["email"]}
+    response = await http.put("/api/v1/players/me/notifications", json=settings, headers=player["headers"])
+    assert response.status_code == 200, response.text
+    assert response.json() == settings
+    mine = await http.get("/api/v1/players/me/notifications", headers=player["headers"])
+    assert mine.json() == settings
+    return player
+
+
+async def new_match(http: httpx.AsyncClient, players: list[dict]) -> dict:
+    created = await http.post(
+        "/api/v1/matches", json={"ruleset": "kelly", "seat": 0}, headers=players[0]["headers"]
+    )
+    joined = await http.post(f"/api/v1/matches/{created.json()['id']}/join", headers=players[1]["headers"])
+    assert joined.status_code == 200, joined.text
+    return joined.json()
+
+
+async def test_one_your_turn_per_turn_and_one_match_finished(notifying_server, smtp, receiver):
+    async with httpx.AsyncClient(base_url=notifying_server.url) as http:
+        players = [await listening(http, name, receiver) for name in ("Han", "Greedo")]
+        match = await new_match(http, players)
+        owed: dict[int, list[tuple[str, int]]] = {0: [], 1: []}  # seat -> (event, version)
+
+        async def delivered() -> None:
+            def complete() -> bool:
+                return all(
+                    len(receiver.bodies(players[s]["path"])) == len(owed[s])
+                    and len(smtp.to(players[s]["email"])) == len(owed[s])
+                    for s in (0, 1)
+                )
+
+            await arrives(complete)
+
+        for seat in match["to_act"]:
+            owed[seat].append(("your_turn", match["version"]))
+        await delivered()
+        rng, same_turn = random.Random(11), 0
+        before = match
+        for _ in range(7):
+            await play_one(http, match["id"], players, rng)
+            after = await view(http, match["id"])
+            newly = set(after["to_act"]) - set(before["to_act"])
+            same_turn += not newly
+            for seat in newly:
+                owed[seat].append(("your_turn", after["version"]))
+            await delivered()
+            before = after
+        assert same_turn, "a turn of several actions was played (it owes one message, not one per action)"
+
+        quitter = before["to_act"][0]
+        resigned = await http.post(
+            f"/api/v1/matches/{match['id']}/actions",
+            json={"action": {"type": "resign"}, "version": before["version"]},
+            headers=players[quitter]["headers"],
+        )
+        assert resigned.status_code == 200
+        for seat in (0, 1):
+            owed[seat].append(("match_finished", before["version"] + 1))
+        await delivered()
+        await asyncio.sleep(0.5)  # and nothing more comes: each was sent exactly once
+
+        for seat, player in enumerate(players):
+            bodies = receiver.bodies(player["path"])
+            assert [(b["event"], b["match"]["version"]) for b in bodies] == owed[seat]
+            url = f"{SITE}/matches/{match['id']}"
+            about = {"id": match["id"], "url": url, "ruleset": "kelly"}
+            assert all(b["match"] == {**b["match"], **about} for b in bodies)
+            assert all(b["content"].endswith(url) for b in bodies)
+            assert ("you lost" if seat == quitter else "you won") in bodies[-1]["content"]
+            mails = smtp.to(player["email"])
+            subject = {"your_turn": "Your turn: kelly", "match_finished": "Match finished: kelly"}
+            subjects = [subject[event] for event, _ in owed[seat]]
+            assert [m["Subject"] for m in mails] == subjects
+            assert [m.get_content().strip() for m in mails] == [b["content"] for b in bodies]
+
+
+async def test_a_webhook_that_fails_is_retried_until_it_succeeds(notifying_server):
+    failing = WebhookReceiver(fail_first=2)
+    try:
+        async with httpx.AsyncClient(base_url=notifying_server.url) as http:
+            players = [await listening(http, name, failing) for name in ("Bossk", "Dengar")]
+            match = await new_match(http, players)
+            path = players[match["to_act"][0]]["path"]
+            await arrives(lambda: failing.bodies(path, status=204), within=30)
+            statuses = [s for p, _, s in failing.received if p == path]
+            assert statuses == [500, 500, 204]
+            first, *again = failing.bodies(path)
+            assert all(body == first for body in again) and first["event"] == "your_turn"
+    finally:
+        failing.close()
+
+
+async def test_private_webhook_targets_and_bad_addresses_are_refused(client):
+    """The default server (WEBHOOK_ALLOW_PRIVATE off) takes public hosts only."""
+    player = await new_player(client, "Zuckuss")
+    for body, problem in (
+        ({"webhook_url": "http://127.0.0.1:8080/hook", "email": None}, "private"),
+        ({"webhook_url": "http://10.1.2.3/hook", "email": None}, "private"),
+        ({"webhook_url": "http://[::1]/hook", "email": None}, "private"),
+        ({"webhook_url": "http://localhost/hook", "email": None}, "private"),
+        ({"webhook_url": "ftp://example.org/hook", "email": None}, "http"),
+        ({"webhook_url": None, "email": "not an address"}, "email"),
+        ({"webhook_url": None, "email": None, "sms": "555"}, "sms"),
+    ):
+        response = await client.put("/api/v1/players/me/notifications", json=body, headers=player["headers"])
+        assert response.status_code == 422 and problem in response.json()["detail"], response.text
+    mine = await client.get("/api/v1/players/me/notifications", headers=player["headers"])
+    assert mine.json() == {"webhook_url": None, "email": None}  # nothing was changed
+    anonymous = await client.put("/api/v1/players/me/notifications", json={"email": None})
+    assert anonymous.status_code == 401
+
+
+def serve(database_url: str, port: int) -> subprocess.Popen:
+    """``dejarik serve`` in a process of its own."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "PORT": str(port),
+        "WEBHOOK_ALLOW_PRIVATE": "true",
+        "NOTIFY_LEASE_S": "1",
+        "PRESENCE_BEAT_S": "60",
+    }
+    dejarik = Path(sys.executable).with_name("dejarik")
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    return subprocess.Popen([str(dejarik), "serve"], env=env, **quiet)
+
+
+async def started(url: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    async with httpx.AsyncClient(base_url=url) as http:
+        while time.monotonic() < deadline:
+            assert process.poll() is None, "the server exited"
+            try:
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    raise AssertionError("the server did not start")
+
+
+async def test_a_server_killed_before_delivering_delivers_after_restart(restart_database):
+    database_url = restart_database
+    hook = WebhookReceiver()
+    hook.hold.set()  # the first delivery is read but never answered
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = serve(database_url, port)
+    try:
+        await started(url, server)
+        async with httpx.AsyncClient(base_url=url) as http:
+            players = [await listening(http, name, hook) for name in ("IG-88", "4-LOM")]
+            match = await new_match(http, players)
+        path = players[match["to_act"][0]]["path"]
+        await arrives(lambda: hook.bodies(path), within=30)
+        server.send_signal(signal.SIGKILL)  # mid-delivery: nothing was marked delivered
+        server.wait()
+        hook.hold.clear()
+        server = serve(database_url, port)
+        await started(url, server)
+        await arrives(lambda: hook.bodies(path, status=204), within=30)
+        (unanswered,), (delivered,) = hook.bodies(path, status=0), hook.bodies(path, status=204)
+        assert delivered == unanswered and delivered["match"]["url"] == f"{url}/matches/{match['id']}"
+        assert delivered["event"] == "your_turn"
+    finally:
+        server.kill()
+        server.wait()
+        hook.close()

@@ -1,0 +1,110 @@
+"""Rate limits per client address: past each limit a 429 with ``Retry-After`` that
+says when to come back, and nothing done; the buckets refill with time."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from app.api.limits import RateLimited, RateLimiter
+from app.config import Settings
+from tests.api.helpers import start_match, view
+from tests.api.hostile import serve
+from tests.conftest import new_player
+
+LIMITS = {"players": 4, "matches": 2, "actions": 3, "websockets": 2, "exports": 2}
+
+
+@pytest.fixture
+def limited_server(database_url):
+    yield from serve(Settings(database_url=database_url, **{f"rate_limit_{k}": v for k, v in LIMITS.items()}))
+
+
+def assert_limited(response: httpx.Response, what: str) -> None:
+    assert response.status_code == 429, response.text
+    assert int(response.headers["retry-after"]) >= 1
+    assert what in response.json()["detail"] and "retry in" in response.json()["detail"]
+
+
+async def test_every_limit_answers_429_with_retry_after(limited_server):
+    async with httpx.AsyncClient(base_url=limited_server.url) as client:
+        # Players: 2 in start_match, 1 more, then 1 through the name form; the next is refused.
+        match, players = await start_match(client)  # spends 2 players and 1 match
+        await new_player(client, "Lando")
+        assert (await client.post("/name", data={"name": "Lobot"})).status_code == 303
+        assert_limited(await client.post("/api/v1/players", json={"name": "Bossk"}), "players")
+        assert_limited(await client.post("/name", data={"name": "Bossk"}), "players")
+
+        auth = players[0]["headers"]
+        assert (
+            await client.post("/api/v1/matches", json={"ruleset": "kelly"}, headers=auth)
+        ).status_code == 201
+        before = (await client.get("/api/v1/matches", params={"player": players[0]["id"]})).json()["matches"]
+        assert_limited(
+            await client.post("/api/v1/matches", json={"ruleset": "kelly"}, headers=auth), "matches"
+        )
+        after = (await client.get("/api/v1/matches", params={"player": players[0]["id"]})).json()["matches"]
+        assert len(after) == len(before), "the refused match was not created"
+
+        url = f"/api/v1/matches/{match['id']}/actions"
+        for _ in range(LIMITS["actions"]):  # stale versions: refused, but each counts
+            assert (
+                await client.post(url, json={"action": {}, "version": 0}, headers=auth)
+            ).status_code == 409
+        seat = match["to_act"][0]
+        mine = await view(client, match["id"], players[seat])
+        move = next(a for a in mine["legal_actions"] if a["type"] == "move")
+        body = {"action": move, "version": mine["version"]}
+        assert_limited(await client.post(url, json=body, headers=players[seat]["headers"]), "actions")
+        assert (await view(client, match["id"]))["version"] == mine["version"], "not applied"
+
+        ndjson = {"accept": "application/x-ndjson"}
+        events = f"/api/v1/matches/{match['id']}/events"
+        for _ in range(LIMITS["exports"]):
+            assert (await client.get(events, headers=ndjson)).status_code == 200
+        assert_limited(await client.get(events, headers=ndjson), "exports")
+        assert_limited(await client.get("/api/v1/matches", headers=ndjson), "exports")
+        assert (await client.get(events)).status_code == 200, "a plain JSON read is no export"
+
+
+async def test_websocket_connections_past_the_limit_are_refused(limited_server):
+    async with httpx.AsyncClient(base_url=limited_server.url) as client:
+        match, players = await start_match(client)
+    url = f"{limited_server.ws_url}/ws/matches/{match['id']}?token={players[0]['token']}"
+    async with connect(url) as first, connect(url) as second:
+        for socket in (first, second):
+            assert json.loads(await socket.recv())["type"] == "snapshot"
+        async with connect(url) as third:
+            refusal = json.loads(await third.recv())
+            assert refusal["type"] == "error" and refusal["code"] == 429 and refusal["retry_after"] >= 1
+        answers = []  # the actions limit holds over the websocket too
+        for n in range(LIMITS["actions"] + 1):
+            await first.send(json.dumps({"type": "action", "id": n, "action": {}, "version": 0}))
+            while (answer := json.loads(await first.recv()))["type"] != "error":
+                pass
+            answers.append(answer["code"])
+        assert answers == [409] * LIMITS["actions"] + [429], answers
+        await first.send(json.dumps({"type": "ping", "id": "open"}))
+        assert json.loads(await first.recv())["type"] == "pong", "a limited socket stays open"
+
+
+def test_buckets_refill_evenly_and_are_per_client():
+    now = [0.0]
+    limiter = RateLimiter(Settings(rate_limit_players=60), clock=lambda: now[0])
+    for _ in range(60):
+        limiter.take("players", "10.0.0.1")
+    with pytest.raises(RateLimited) as refused:
+        limiter.take("players", "10.0.0.1")
+    assert refused.value.retry_after == 1, "one token a second at 60 a minute"
+    limiter.take("players", "10.0.0.2")  # another client has its own bucket
+    now[0] = 5.0
+    for _ in range(5):  # five seconds bring back five
+        limiter.take("players", "10.0.0.1")
+    with pytest.raises(RateLimited):
+        limiter.take("players", "10.0.0.1")
+    off = RateLimiter(Settings(rate_limit_players=0), clock=lambda: now[0])
+    for _ in range(1000):
+        off.take("players", "10.0.0.1")

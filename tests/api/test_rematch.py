@@ -1,0 +1,64 @@
+"""Rematch: offered by a player of a finished match, answered once by the other;
+accepted, it is a new match with the same ruleset and options and the seats swapped."""
+
+from __future__ import annotations
+
+from tests.api.helpers import start_match, view
+from tests.conftest import new_player
+
+
+async def finish_by_resigning(client, match: dict, players: list[dict]) -> dict:
+    current = await view(client, match["id"])
+    resigned = await client.post(
+        f"/api/v1/matches/{match['id']}/actions",
+        json={"action": {"type": "resign"}, "version": current["version"]},
+        headers=players[1]["headers"],
+    )
+    assert resigned.status_code == 200, resigned.text
+    return await view(client, match["id"])
+
+
+async def test_a_rematch_offered_and_accepted_swaps_the_seats(client):
+    match, players = await start_match(client, "simeone", {"turns_without_kill": 20})
+    early = await client.post(f"/api/v1/matches/{match['id']}/rematch", headers=players[0]["headers"])
+    assert early.status_code == 409 and "over" in early.json()["detail"]
+    finished = await finish_by_resigning(client, match, players)
+    assert finished["rematch"] is None
+    url = f"/api/v1/matches/{match['id']}/rematch"
+
+    offered = await client.post(url, headers=players[0]["headers"])
+    assert offered.status_code == 200 and offered.json()["rematch"] == {
+        "status": "offered",
+        "by": 0,
+        "match": None,
+    }
+    assert (await view(client, match["id"]))["rematch"]["status"] == "offered"
+    assert (await client.post(url, headers=players[1]["headers"])).status_code == 409, "one offer at a time"
+    own = await client.post(url + "/accept", headers=players[0]["headers"])
+    assert own.status_code == 403 and "opponent" in own.json()["detail"]
+    stranger = await new_player(client, "Stranger")
+    assert (await client.post(url + "/accept", headers=stranger["headers"])).status_code == 403
+
+    accepted = await client.post(url + "/accept", json={"seed": "cd" * 16}, headers=players[1]["headers"])
+    assert accepted.status_code == 200, accepted.text
+    new = accepted.json()["match"]
+    assert new["status"] == "active" and new["ruleset"] == "simeone" and new["options"] == finished["options"]
+    assert [s["player"]["id"] for s in new["seats"]] == [players[1]["id"], players[0]["id"]]
+    assert new["dice"]["player_seeds"][0] == "cd" * 16 and new["you"]["seat"] == 0
+    assert accepted.json()["rematch"] == {"status": "accepted", "by": 0, "match": new["id"]}
+    assert (await view(client, match["id"]))["rematch"]["match"] == new["id"]
+    again = await client.post(url + "/decline", headers=players[1]["headers"])
+    assert again.status_code == 409 and "accepted" in again.json()["detail"]
+
+
+async def test_a_declined_rematch_makes_no_match(client):
+    match, players = await start_match(client)
+    await finish_by_resigning(client, match, players)
+    url = f"/api/v1/matches/{match['id']}/rematch"
+    assert (await client.post(url, headers=players[1]["headers"])).status_code == 200
+    declined = await client.post(url + "/decline", headers=players[0]["headers"])
+    assert declined.json()["rematch"] == {"status": "declined", "by": 1, "match": None}
+    late = await client.post(url + "/accept", headers=players[0]["headers"])
+    assert late.status_code == 409 and "declined" in late.json()["detail"]
+    listed = (await client.get("/api/v1/matches", params={"player": players[0]["id"]})).json()["matches"]
+    assert [m["id"] for m in listed] == [match["id"]]

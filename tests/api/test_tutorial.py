@@ -1,0 +1,62 @@
+"""The tutorial's match and its scripted Tutor, through the real server; and the
+Tutor's script as a pure function."""
+
+from __future__ import annotations
+
+import httpx
+
+from app.tutorial import TUTOR_NAME, push_chance, tutor_choice
+
+
+async def start_tutorial(client) -> str:
+    response = await client.post("/tutorial", data={"name": "Padawan"})
+    assert response.status_code == 303, response.text
+    assert response.cookies.get("dejarik_tutor") and response.cookies.get("dejarik_token")
+    return response.headers["location"].rsplit("/", 1)[1]
+
+
+async def test_the_tutor_acts_only_on_its_turn_and_only_for_its_browser(client):
+    match_id = await start_tutorial(client)
+    match = (await client.get(f"/api/v1/matches/{match_id}")).json()
+    assert match["ruleset"] == "kelly" and match["status"] == "active"
+    assert [s["player"]["name"] for s in match["seats"]] == ["Padawan", TUTOR_NAME]
+    page = await client.get(f"/tutorial/{match_id}")
+    assert page.status_code == 200 and f'data-tutorial="{match_id}"' in page.text
+
+    for _ in range(6):  # the Tutor plays its whole turn, one action per call
+        match = (await client.get(f"/api/v1/matches/{match_id}")).json()
+        response = await client.post(f"/tutorial/{match_id}/opponent")
+        if 1 in match["to_act"]:
+            assert response.status_code == 200, response.text
+            assert response.json()["version"] == match["version"] + 1
+        else:
+            assert response.status_code == 409
+            assert response.json()["message"] == "the tutor is not to act now"
+            break
+    after = (await client.get(f"/api/v1/matches/{match_id}")).json()
+    assert after["to_act"] == [0]
+
+    async with httpx.AsyncClient(base_url=client.base_url, cookies={"dejarik_tutor": "nonsense"}) as other:
+        stranger = await other.post(f"/tutorial/{match_id}/opponent")
+    assert stranger.status_code == 403
+    missing = await client.post("/tutorial/no-such-match/opponent")
+    assert missing.status_code == 404
+    assert (await client.get(f"/api/v1/matches/{match_id}")).json()["version"] == after["version"]
+
+
+def test_the_tutor_attacks_where_a_push_is_likeliest_else_comes_closer():
+    pieces = [
+        {"id": "monnok", "kind": "monnok", "owner": 1, "at": "A7"},
+        {"id": "ngok", "kind": "ngok", "owner": 0, "at": "A1"},
+    ]
+    view = {"you": {"seat": 1}, "state": {"pieces": pieces}}
+    moves = [{"type": "move", "piece": "monnok", "to": s} for s in ("A10", "B7", "C")]
+    assert tutor_choice({**view, "legal_actions": [{"type": "resign"}, *moves]})["to"] == "C"
+    odds = {"push": 0.3, "counter-push": 0.5}
+    likely = {"type": "attack", "piece": "monnok", "target": "ngok", "odds": odds}
+    unlikely = {"type": "attack", "piece": "monnok", "target": "x", "odds": {"push": 0.1, "kill": 0.9}}
+    assert push_chance(likely) == 0.8
+    assert tutor_choice({**view, "legal_actions": [*moves, unlikely, likely]}) is likely
+    push = {"type": "push", "piece": "ngok", "to": "A2"}
+    assert tutor_choice({**view, "legal_actions": [push, likely]}) is push
+    assert tutor_choice({**view, "legal_actions": [{"type": "offer_draw"}]}) is None

@@ -1,0 +1,159 @@
+"""Bots through the public API, on SQLite and PostgreSQL: seating, and bots playing."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.rules import registry
+from tests.api.helpers import view
+from tests.conftest import new_player
+
+
+async def wait_for(client, match_id, done, player=None, limit_s: float = 180.0):
+    """Poll the match until ``done(view)``; a bot that stalls fails the test."""
+    for _ in range(int(limit_s / 0.1)):
+        current = await view(client, match_id, player)
+        if done(current):
+            return current
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the match did not get there: {current['status']} v{current['version']}")
+
+
+async def test_every_ruleset_has_three_levels(client):
+    response = await client.get("/api/v1/bots")
+    assert response.status_code == 200
+    bots = response.json()
+    for ruleset in registry():
+        levels = sorted(b["level"] for b in bots if ruleset in b["rulesets"])
+        assert levels == [1, 2, 3], ruleset
+    assert all(b["name"] and b["description"] for b in bots)
+
+
+async def test_play_the_computer_starts_at_once_and_the_bot_moves(client):
+    human = await new_player(client, "Lando")
+    created = await client.post(
+        "/api/v1/matches",
+        json={"ruleset": "orbit-chess", "seat": 1, "bots": [{"seat": 0, "bot": "orbit-chess-master"}]},
+        headers=human["headers"],
+    )
+    assert created.status_code == 201, created.text
+    match = created.json()
+    assert match["status"] == "active"
+    assert match["seats"][0]["bot"] == {"id": "orbit-chess-master", "name": "Master bot"}
+    assert match["seats"][0]["player"]["name"] == "Master bot"
+    assert match["seats"][1]["bot"] is None
+    # White (the bot) moves first: it answers without anyone asking.
+    moved = await wait_for(client, match["id"], lambda v: 1 in v["to_act"], human)
+    log = (await client.get(f"/api/v1/matches/{match['id']}/events")).json()["events"]
+    assert [e["seat"] for e in log if e["action"]["type"] == "move"] == [0]
+    assert moved["legal_actions"]
+
+
+async def test_seating_refusals_change_nothing(client):
+    host, other = await new_player(client, "Han"), await new_player(client, "Greedo")
+    created = await client.post(
+        "/api/v1/matches", json={"ruleset": "kelly", "seat": 0}, headers=host["headers"]
+    )
+    match_id = created.json()["id"]
+
+    async def seat(body, who):
+        return await client.post(f"/api/v1/matches/{match_id}/bots", json=body, headers=who["headers"])
+
+    assert (await seat({"seat": 1, "bot": "kelly-club"}, other)).status_code == 403
+    unknown = await seat({"seat": 1, "bot": "kelly-grandmaster"}, host)
+    assert unknown.status_code == 422 and "kelly-club" in unknown.text
+    wrong = await seat({"seat": 1, "bot": "courtier-club"}, host)
+    assert wrong.status_code == 422 and "courtier" in wrong.text
+    assert (await seat({"seat": 0, "bot": "kelly-club"}, host)).status_code == 409
+    assert (await view(client, match_id))["version"] == 0
+    bad_create = await client.post(
+        "/api/v1/matches",
+        json={"ruleset": "kelly", "seat": 0, "bots": [{"seat": 1, "bot": "eote-club"}]},
+        headers=host["headers"],
+    )
+    assert bad_create.status_code == 422
+    mine = (await client.get(f"/api/v1/matches?player={host['id']}")).json()["matches"]
+    assert [m["id"] for m in mine] == [match_id]
+    # Seated: the match starts, and the bot holds the seat.
+    seated = await seat({"seat": 1, "bot": "kelly-club"}, host)
+    assert seated.status_code == 200, seated.text
+    assert seated.json()["status"] == "active"
+    assert seated.json()["seats"][1]["bot"]["id"] == "kelly-club"
+    assert (await seat({"seat": 1, "bot": "kelly-master"}, host)).status_code == 409
+
+
+async def test_two_bots_play_a_match_to_the_end(client):
+    gm = await new_player(client, "Dealer")
+    created = await client.post(
+        "/api/v1/matches",
+        json={
+            "ruleset": "courtier",
+            "seat": None,
+            "bots": [{"seat": 0, "bot": "courtier-club"}, {"seat": 1, "bot": "courtier-beginner"}],
+        },
+        headers=gm["headers"],
+    )
+    assert created.status_code == 201, created.text
+    match = created.json()
+    start = next(a for a in match["legal_actions"] if a["type"] == "gm_start")
+    started = await client.post(
+        f"/api/v1/matches/{match['id']}/actions",
+        json={"action": start, "version": match["version"]},
+        headers=gm["headers"],
+    )
+    assert started.status_code == 200, started.text
+    finished = await wait_for(client, match["id"], lambda v: v["status"] == "finished")
+    assert finished["result"]["reason"]
+    log = (await client.get(f"/api/v1/matches/{match['id']}/events")).json()["events"]
+    played = [e for e in log if e["seat"] is not None and e["action"]["type"] not in ("join",)]
+    assert {e["seat"] for e in played} == {0, 1}
+    assert all(e["action"]["type"] in ("move", "capture") for e in played)
+
+
+async def test_a_gm_seats_a_bot_in_the_npc_seat(client):
+    gm, player = await new_player(client, "Maz"), await new_player(client, "Rey")
+    created = await client.post(
+        "/api/v1/matches", json={"ruleset": "simeone", "seat": None}, headers=gm["headers"]
+    )
+    match_id = created.json()["id"]
+    assert (
+        await client.post(f"/api/v1/matches/{match_id}/join", json={"seat": 0}, headers=player["headers"])
+    ).status_code == 200
+
+    async def control(kind, **fields):
+        current = await view(client, match_id, gm)
+        action = next(
+            a
+            for a in current["legal_actions"]
+            if a["type"] == kind and all(a.get(k) == v for k, v in fields.items())
+        )
+        response = await client.post(
+            f"/api/v1/matches/{match_id}/actions",
+            json={"action": action, "version": current["version"]},
+            headers=gm["headers"],
+        )
+        assert response.status_code == 200, response.text
+
+    await control("gm_take_seat", seat=1)
+    seated = await client.post(
+        f"/api/v1/matches/{match_id}/bots", json={"seat": 1, "bot": "simeone-club"}, headers=gm["headers"]
+    )
+    assert seated.status_code == 200, seated.text
+    seat = seated.json()["seats"][1]
+    assert seat["npc"] is False and seat["bot"]["id"] == "simeone-club"
+    await control("gm_start")
+    # Simeone's set-up alternates placements, Blue first: the human places, the bot answers.
+    mine = await view(client, match_id, player)
+    place = mine["legal_actions"][0]
+    placed = await client.post(
+        f"/api/v1/matches/{match_id}/actions",
+        json={"action": place, "version": mine["version"]},
+        headers=player["headers"],
+    )
+    assert placed.status_code == 200, placed.text
+    answered = await wait_for(
+        client, match_id, lambda v: 0 in v["to_act"] or v["status"] == "finished", player
+    )
+    log = (await client.get(f"/api/v1/matches/{match_id}/events")).json()["events"]
+    assert any(e["seat"] == 1 and e["action"]["type"] == "place" for e in log)
+    assert answered["seats"][1]["player"]["name"] == "Club player bot"

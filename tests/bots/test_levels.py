@@ -1,0 +1,168 @@
+"""Every level of every ruleset's bots plays legal, sensible moves from what its seat sees."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.bots import FAMILIES, LEVELS, all_bots, decide, seat_knowledge
+from app.bots.search import Game, ScriptedDice
+from app.rules import registry
+from app.rules.base import COMMON_ACTION_TYPES
+from tests.rules.test_conformance import play_randomly
+
+OPTION_SETS = {
+    "kelly": [{}],
+    "kelly-d20": [{}],
+    "dalsiandon": [
+        {},
+        {"teams": "random", "death_push": True, "rays_of_death": True},
+        {"nowhere_is_safe": True, "king_of_the_center": True, "twenty_sides_of_terror": True},
+    ],
+    "simeone": [{}, {"center_point": "end_of_round", "points_to_win": 0}],
+    "orbit-chess": [{}],
+    "courtier": [{"first": "random"}],
+    "eote": [{}, {"initial_ranks_check": True}],
+}
+BUDGET_S = 0.05
+
+
+def positions(ruleset_id: str, games: int = 2, every: int = 7):
+    """(options, state, seat to act) along random games of the ruleset, set-up steps included."""
+    ruleset = registry()[ruleset_id]
+    for options in OPTION_SETS[ruleset_id]:
+        for game in range(games):
+            _, _, states = play_randomly(ruleset, 1000 + game, options)
+            for i, state in enumerate(states):
+                to_act = ruleset.to_act(state)
+                if to_act and (i % every == 0 or i < 3):
+                    yield state, to_act[0]
+
+
+def test_every_ruleset_has_a_family_and_three_levels():
+    assert set(FAMILIES) == set(registry())
+    assert len(all_bots()) == len(registry()) * len(LEVELS)
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(registry()))
+def test_every_level_returns_a_legal_game_action(ruleset_id):
+    ruleset = registry()[ruleset_id]
+    for n, (state, seat) in enumerate(positions(ruleset_id)):
+        known = seat_knowledge(ruleset, state, seat)
+        for level in LEVELS:
+            bot = all_bots()[f"{ruleset_id}-{level}"]
+            action = decide(bot, known, seat, seed=n, budget_s=BUDGET_S)
+            chosen = ruleset.find_legal(state, seat, action)  # raises when it is not legal
+            assert chosen["type"] not in COMMON_ACTION_TYPES, "a bot never resigns or offers a draw"
+
+
+def won(ruleset, state, seat) -> bool:
+    result = ruleset.outcome(state)
+    return result is not None and result.winner == seat
+
+
+def wins_at_once(ruleset, state, seat, action) -> bool:
+    """The action wins now, or whatever the opponent answers (orbit-chess's king wins
+    when its owner's next turn starts in the core)."""
+    new, _ = ruleset.apply(state, seat, action, ScriptedDice([], random.Random(0)))
+    if won(ruleset, new, seat) or ruleset.outcome(new) is not None:
+        return won(ruleset, new, seat)
+    other = ruleset.to_act(new)[0]
+    if other == seat:
+        return False
+    replies = [a for a in ruleset.legal_actions(new, other) if a["type"] not in COMMON_ACTION_TYPES]
+    return all(
+        won(ruleset, ruleset.apply(new, other, r, ScriptedDice([], random.Random(0)))[0], seat)
+        for r in replies
+    )
+
+
+@pytest.mark.parametrize("ruleset_id", ["orbit-chess", "courtier"])
+def test_the_master_takes_a_win_in_one(ruleset_id):
+    ruleset = registry()[ruleset_id]
+    master = all_bots()[f"{ruleset_id}-master"]
+    found = 0
+    for game in range(25):
+        _, _, states = play_randomly(ruleset, 5000 + game, OPTION_SETS[ruleset_id][0])
+        if found >= 4:
+            break
+        for state in states[:150]:
+            to_act = ruleset.to_act(state)
+            if not to_act:
+                continue
+            seat = to_act[0]
+            legal = [a for a in ruleset.legal_actions(state, seat) if a["type"] not in COMMON_ACTION_TYPES]
+            if any(wins_at_once(ruleset, state, seat, a) for a in legal):
+                found += 1
+                action = decide(master, seat_knowledge(ruleset, state, seat), seat, seed=game, budget_s=2.0)
+                assert wins_at_once(ruleset, state, seat, action), (game, action)
+    assert found >= 4, "the random games should offer some wins in one"
+
+
+def test_the_club_takes_the_attack_with_the_best_odds_kelly():
+    """Kelly: when an attack's expected material gain is positive and beats every other
+    action, the club bot (greedy on the exact odds) takes it; its one-ply values are
+    the exact expectation over the four results."""
+    ruleset = registry()["kelly"]
+    club = all_bots()["kelly-club"]
+    checked = 0
+    for state, seat in positions("kelly", games=6, every=1):
+        legal = [a for a in ruleset.legal_actions(state, seat) if a["type"] not in COMMON_ACTION_TYPES]
+        game = Game(ruleset, FAMILIES["kelly"], seat, random.Random(0))
+        scores = {i: game.expected(state, seat, a) for i, a in enumerate(legal)}
+        best = max(scores.values())
+        winners = [legal[i] for i, s in scores.items() if s >= best - 1e-9]
+        if all(a["type"] == "attack" for a in winners) and best > game.value(state):
+            action = decide(club, state, seat, seed=1)
+            assert ruleset.essential(action) in [ruleset.essential(a) for a in winners]
+            checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("ruleset_id", ["kelly", "kelly-d20", "dalsiandon", "simeone", "eote"])
+def test_chance_outcomes_are_exact_and_distinct(ruleset_id):
+    """Each roll's outcome classes: probabilities summing to 1, each script giving its class."""
+    ruleset = registry()[ruleset_id]
+    family = FAMILIES[ruleset_id]
+    checked = 0
+    for options_state, seat in positions(ruleset_id, games=2, every=3):
+        for action in ruleset.legal_actions(options_state, seat):
+            scripts = family.chance(ruleset, options_state, seat, action)
+            if not scripts:
+                continue
+            assert abs(sum(p for p, _ in scripts) - 1.0) < 1e-9
+            successors = []
+            for _, faces in scripts:
+                dice = ScriptedDice(faces, random.Random(0))
+                new, _ = ruleset.apply(options_state, seat, action, dice)
+                assert not dice.faces, "every scripted face is used"
+                successors.append(ruleset.dump_state(new))
+            checked += 1
+            if ruleset_id != "eote":  # eote states keep the faces rolled; the board games do not
+                assert len({repr(s) for s in successors}) == len(successors)
+    assert checked >= 5
+
+
+def test_the_eote_bot_decides_the_same_whatever_the_hidden_setting():
+    """While Dark sets pieces (hidden from Light) and offers a draw, Light's bots answer
+    from the same knowledge whatever Dark has chosen."""
+    ruleset = registry()["eote"]
+    for state, _ in positions("eote", games=3, every=1):
+        if state.step != "setting" or state.setter is None:
+            continue
+        setter = state.setter
+        other = 1 - setter
+        answers = set()
+        for chosen in range(state.sides[setter].active + 1):
+            hidden = ruleset.copy_state(state)
+            hidden.choosing = chosen
+            hidden.draw_offer = setter
+            known = seat_knowledge(ruleset, hidden, other)
+            assert ruleset.view(known, other) == ruleset.view(hidden, other)
+            for level in LEVELS:
+                bot = all_bots()[f"eote-{level}"]
+                answers.add((level, repr(decide(bot, known, other, seed=3, budget_s=BUDGET_S))))
+        assert len(answers) == len(LEVELS)
+        return
+    pytest.fail("no setting step found")

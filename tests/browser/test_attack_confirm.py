@@ -1,0 +1,159 @@
+"""The odds before every attack, on every screen: a tap or a click on the target of an
+attack opens a confirm step beside it (nothing is sent before Attack), and the board,
+the confirm step and the turn banner fit the window without scrolling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
+from tests.browser.helpers import aggressive_choice, destination, inside_window, view, wait_for_version
+
+PHONE = {"width": 375, "height": 812}
+SIZES = [PHONE] + [
+    {"width": w, "height": h} for w, h in ((1280, 800), (1366, 768), (1440, 900), (1920, 1080))
+]
+
+# Every action frame the page puts on its websocket, recorded before the page's scripts run.
+RECORD_SENT = """
+window.__sent = [];
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  try { const m = JSON.parse(data); if (m.type === "action") window.__sent.push(m.action); } catch {}
+  return send.call(this, data);
+};
+"""
+
+
+def kelly_at_an_attack(server) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """A kelly match played over REST until the player to act can attack."""
+    blue, red = new_player(server, "Leia"), new_player(server, "Chewie")
+    match_id = new_match(server, blue)
+    join_match(server, red, match_id)
+    players = [blue, red]
+    for _ in range(120):
+        seat = rest_view(server, match_id)["to_act"][0]
+        mine = rest_view(server, match_id, players[seat])
+        action = aggressive_choice(mine)
+        if action["type"] == "attack":
+            return match_id, players[seat], action
+        rest_act(server, match_id, players[seat], action, mine["version"])
+    raise AssertionError("no attack came within 120 actions")
+
+
+def open_as(
+    new_context, server, player, match_id: str, viewport: dict[str, int], touch: bool = False
+) -> Page:
+    context = signed_in(new_context(viewport=viewport, has_touch=touch, is_mobile=touch), server, player)
+    context.add_init_script(RECORD_SENT)
+    page = context.new_page()
+    page.js_errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda error: page.js_errors.append(str(error)))  # type: ignore[attr-defined]
+    page.goto(f"{server.url}/matches/{match_id}")
+    expect(page.locator("#connection")).to_have_text("Live")
+    expect(page.locator("[data-piece][data-selectable]").first).to_be_visible()
+    return page
+
+
+def tap_centre(page: Page, selector: str, touch: bool = True) -> None:
+    """A finger (or the mouse) on the middle of what ``selector`` finds, as the eye aims."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if touch:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+def test_a_tap_on_a_target_shows_the_odds_and_sends_nothing_until_attack(web_server, new_context, artifacts):
+    match_id, attacker, action = kelly_at_an_attack(web_server)
+    page = open_as(new_context, web_server, attacker, match_id, PHONE, touch=True)
+    start = view(page)["version"]
+    target_space = destination(view(page), action)
+
+    tap_centre(page, f"[data-piece='{action['piece']}']")
+    expect(page.locator(f"[data-space='{target_space}'][data-legal]")).to_have_count(1)
+    tap_centre(page, f"[data-space='{target_space}'] .marker-dot")
+
+    confirm = page.locator("#attack-confirm")
+    expect(confirm).to_be_visible()
+    outcomes = {o["key"]: o for o in action["odds"]["outcomes"]}
+    assert set(outcomes) == {"kill", "push", "counter-push", "counter-kill"}
+    expect(confirm.locator("[data-odds-outcome]")).to_have_count(4)
+    for key, outcome in outcomes.items():
+        row = confirm.locator(f"[data-odds-outcome='{key}']")
+        expect(row).to_contain_text("%")
+        expect(row).to_contain_text(outcome["text"])  # the server's words for it
+        assert row.get_attribute("title") == f"exactly {outcome['exact']}"
+    expect(confirm.locator("[data-confirm]")).to_be_visible()
+    page.screenshot(path=artifacts / "attack-confirm-phone.png")
+
+    # Nothing went out: no frame, no new version, on this page or the server.
+    assert page.evaluate("window.__sent") == []
+    assert rest_view(web_server, match_id)["version"] == start
+
+    # Cancel closes it, still sending nothing; the piece stays selected.
+    tap_centre(page, "#attack-confirm [data-confirm-cancel]")
+    expect(confirm).to_be_hidden()
+    assert page.evaluate("window.__sent") == []
+    expect(page.locator(f"[data-piece='{action['piece']}'][data-selected]")).to_have_count(1)
+
+    # Attack sends exactly that attack.
+    tap_centre(page, f"[data-space='{target_space}'] .marker-dot")
+    expect(confirm).to_be_visible()
+    tap_centre(page, "#attack-confirm [data-confirm]")
+    wait_for_version(page, start + 1)
+    sent = page.evaluate("window.__sent")
+    assert [{k: v for k, v in a.items() if k != "odds"} for a in sent] == [
+        {"type": "attack", "piece": action["piece"], "target": action["target"]}
+    ]
+    expect(confirm).to_be_hidden()
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_the_board_the_odds_and_the_turn_fit_the_window(web_server, new_context, artifacts):
+    match_id, attacker, action = kelly_at_an_attack(web_server)
+    for size in SIZES:
+        phone = size == PHONE
+        page = open_as(new_context, web_server, attacker, match_id, size, touch=phone)
+        target_space = destination(view(page), action)
+        tap_centre(page, f"[data-piece='{action['piece']}']", touch=phone)
+        expect(page.locator(f"[data-space='{target_space}'][data-legal]")).to_have_count(1)
+        tap_centre(page, f"[data-space='{target_space}'] .marker-dot", touch=phone)
+        expect(page.locator("#attack-confirm")).to_be_visible()
+        label = f"{size['width']}x{size['height']}"
+        page.screenshot(path=artifacts / f"attack-confirm-{label}.png")
+        assert page.evaluate("scrollY") == 0, label
+        for part in ("svg.board", "#attack-confirm", "#turn"):
+            assert inside_window(page, part), f"{part} is not wholly on screen at {label}"
+        # Every space of the board is on screen, the home row included.
+        spaces = page.locator("[data-space] .cell")
+        for i in range(spaces.count()):
+            box = spaces.nth(i).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, label
+        assert page.evaluate("window.__sent") == []
+        page.context.close()
+
+
+def test_a_death_push_reads_as_a_kill_in_the_odds(web_server, new_context):
+    """dalsiandon's death_push: the server words a push with nowhere to go as a kill
+    (tests/rules/test_dalsiandon.py), and the page shows the outcomes as the server
+    words them: one kill, no push."""
+    page = new_context().new_page()
+    page.goto(f"{web_server.url}/")
+    shown = page.evaluate(
+        """async () => {
+            const { oddsOutcomes } = await import('/static/js/state.js');
+            return oddsOutcomes({ type: 'attack', piece: 'monnok', target: 'ngok', odds: { outcomes: [
+                { key: 'kill', probability: 0.75, exact: '3/4', text: "Kill: Ng'ok is destroyed" },
+                { key: 'counter-push', probability: 0.2, exact: '1/5', text: 'Counter-push' },
+                { key: 'counter-kill', probability: 0.05, exact: '1/20', text: 'Counter-kill' } ] } });
+        }"""
+    )
+    assert [o["key"] for o in shown] == ["kill", "counter-push", "counter-kill"]
+    kill = shown[0]
+    assert kill["probability"] == 0.75 and kill["exact"] == "3/4"
+    assert kill["text"].startswith("Kill: Ng'ok is destroyed")

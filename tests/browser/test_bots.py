@@ -1,0 +1,72 @@
+"""Playing the computer from the home page, and a GM seating a bot in an NPC seat."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import expect
+
+from tests.browser.helpers import play_any, view, wait_for_version
+
+
+def test_play_the_computer_from_the_home_page_to_the_end(web_server, new_context, artifacts):
+    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(web_server.url + "/")
+    page.fill("#name-input", "Finn")
+    page.click("button:has-text('Start')")
+    # Courtier, ended as a draw after four quiet turns: a short game, whoever wins it.
+    page.check("input[name='ruleset'][value='courtier']")
+    page.fill("input[name='options.courtier.turns_without_kill']", "4")
+    page.select_option("#bot-level", "beginner")
+    page.click("button:has-text('Play the computer')")
+    page.wait_for_url("**/matches/*")
+    match_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator("[data-bot-seat='1']")).to_contain_text("Beginner bot")
+    expect(page.locator("#turn")).not_to_contain_text("Waiting for players")
+    rest = httpx.get(f"{web_server.url}/api/v1/matches/{match_id}").json()
+    assert rest["status"] == "active" and rest["seats"][1]["bot"]["id"] == "courtier-beginner"
+    assert rest["options"]["turns_without_kill"] == 4
+
+    moves = 0
+    while True:
+        page.wait_for_function(
+            "() => { const v = window.__dejarik.store.view;"
+            " return v.status === 'finished' || v.to_act.includes(v.you.seat); }",
+            timeout=60_000,  # the bot's first move starts its worker process
+        )
+        if view(page)["status"] == "finished":
+            break
+        before = play_any(page)
+        wait_for_version(page, before + 1)
+        moves += 1
+        assert moves < 200
+    page.screenshot(path=artifacts / "bots-play-the-computer.png", full_page=True)
+    log = httpx.get(f"{web_server.url}/api/v1/matches/{match_id}/events").json()["events"]
+    assert any(e["seat"] == 1 and e["action"]["type"] == "move" for e in log), "the computer moved"
+    assert moves >= 1
+    final = httpx.get(f"{web_server.url}/api/v1/matches/{match_id}").json()
+    assert final["status"] == "finished" and final["result"]["reason"]
+
+
+def test_a_gm_seats_the_computer_in_the_npc_seat(web_server, new_context):
+    gm = new_context(viewport={"width": 1280, "height": 900}).new_page()
+    gm.goto(web_server.url + "/")
+    gm.fill("#name-input", "Maz")
+    gm.click("button:has-text('Start')")
+    gm.check("input[name='ruleset'][value='orbit-chess']")
+    gm.check("input[name='seat'][value='host']")
+    gm.click("button:has-text('Create match')")
+    gm.wait_for_url("**/matches/*")
+    match_id = gm.url.rsplit("/", 1)[1]
+    gm.wait_for_function("() => window.__dejarik && window.__dejarik.store.view")
+    before = view(gm)["version"]
+    gm.locator("#buttons .gm-actions [data-action-type='gm_take_seat']").nth(1).click()
+    wait_for_version(gm, before + 1)
+    expect(gm.locator("[data-gm-seat='1'] [data-gm-seat-state]")).to_contain_text("NPC")
+    gm.select_option("#gm-bot-1", "orbit-chess-master")
+    gm.click("[data-gm-bot-form='1'] button:has-text('Seat the computer')")
+    gm.wait_for_url(f"**/matches/{match_id}")
+    expect(gm.locator("[data-bot-seat='1']")).to_contain_text("Master bot")
+    rest = httpx.get(f"{web_server.url}/api/v1/matches/{match_id}").json()
+    assert rest["seats"][1]["bot"] == {"id": "orbit-chess-master", "name": "Master bot"}
+    assert rest["seats"][1]["npc"] is False
+    assert rest["seats"][1]["player"]["name"] == "Master bot"

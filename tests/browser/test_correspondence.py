@@ -1,0 +1,113 @@
+"""Correspondence play in the browser: the home page's "Your turn" list with the
+time left, kept current and counted in the tab's title; the notification settings;
+the board's countdown, presence at the table, and a claim of the win on time."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import httpx
+from playwright.sync_api import expect
+
+from app.models import utcnow
+from app.rules.base import COMMON_ACTION_TYPES
+from tests.browser.conftest import auth, join_match, new_player, rest_act, rest_view, signed_in
+
+
+def timed_match(server, host, per_move_s: int) -> str:
+    response = httpx.post(
+        f"{server.url}/api/v1/matches",
+        json={"ruleset": "kelly", "options": {"clock": {"per_move_s": per_move_s}}, "seat": 0},
+        headers=auth(host),
+        timeout=30,
+    )
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def background(page) -> None:
+    """The tab goes to the background, as when the player switches to another tab."""
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+
+
+def test_home_lists_your_turn_first_with_time_left_and_keeps_it_current(web_server, new_context, artifacts):
+    han, greedo = new_player(web_server, "Han"), new_player(web_server, "Greedo")
+    match_id = timed_match(web_server, han, 24 * 3600)
+    join_match(web_server, greedo, match_id)
+    view = rest_view(web_server, match_id)
+    mover, waiting = (han, greedo) if view["to_act"] == [0] else (greedo, han)
+
+    pages = {}
+    for player in (mover, waiting):
+        page = signed_in(new_context(), web_server, player).new_page()
+        page.goto(web_server.url + "/")
+        pages[player["id"]] = page
+    mine, theirs = pages[mover["id"]], pages[waiting["id"]]
+    expect(mine.locator("#my-matches h2").first).to_have_text("Your turn")
+    row = mine.locator(f"[data-group='yours'] [data-match-link='{match_id}']")
+    expect(row.locator("time.time-left")).to_contain_text("h")  # 23 h 59 min left
+    expect(row.locator("time.time-left")).to_contain_text("left")
+    expect(theirs.locator(f"[data-group='playing'] [data-match-link='{match_id}']")).to_be_visible()
+    background(theirs)
+    assert "Your turn" not in theirs.title()  # nothing waits for them yet
+    mine.screenshot(path=artifacts / "home-your-turn.png", full_page=True)
+
+    # The mover plays a whole turn elsewhere; both home pages follow by themselves.
+    seat = rest_view(web_server, match_id, mover)["you"]["seat"]
+    while seat in (current := rest_view(web_server, match_id, mover))["to_act"]:
+        moves = [a for a in current["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
+        action = next((a for a in moves if a["type"] == "move"), moves[0])
+        rest_act(web_server, match_id, mover, action, current["version"])
+    expect(theirs.locator(f"[data-group='yours'] [data-match-link='{match_id}']")).to_be_visible()
+    expect(mine.locator(f"[data-group='playing'] [data-match-link='{match_id}']")).to_be_visible()
+    expect(theirs).to_have_title("(1) Your turn")
+
+
+def test_notification_settings_in_the_browser(web_server, new_context):
+    lando = new_player(web_server, "Lando")
+    page = signed_in(new_context(), web_server, lando).new_page()
+    page.goto(web_server.url + "/")
+    page.fill("input[name='webhook_url']", "http://127.0.0.1:9/hook")
+    page.click("#notifications-form button")
+    expect(page.locator("#notifications-status")).to_contain_text("private")  # refused, said why
+    page.fill("input[name='webhook_url']", "")
+    page.fill("input[name='email']", "lando@example.org")
+    page.click("#notifications-form button")
+    expect(page.locator("#notifications-status")).to_have_text("Saved.")
+    saved = httpx.get(f"{web_server.url}/api/v1/players/me/notifications", headers=auth(lando)).json()
+    assert saved == {"webhook_url": None, "email": "lando@example.org"}
+    page.reload()
+    expect(page.locator("input[name='email']")).to_have_value("lando@example.org")
+
+
+def test_the_board_counts_down_shows_who_is_here_and_a_claim_wins_on_time(web_server, new_context, artifacts):
+    app = web_server.server.config.app
+    han, greedo = new_player(web_server, "Han"), new_player(web_server, "Greedo")
+    # The match starts 58 s in the past (a server clock set back), so its minute runs out soon.
+    app.state.now = lambda: utcnow() - timedelta(seconds=58)
+    try:
+        match_id = timed_match(web_server, han, 60)
+        join_match(web_server, greedo, match_id)
+    finally:
+        app.state.now = utcnow
+    view = rest_view(web_server, match_id)
+    waiting = [han, greedo][1 - view["to_act"][0]]
+    assert datetime.fromisoformat(view["deadline"]) - utcnow() < timedelta(seconds=3)
+
+    mover_page = signed_in(new_context(), web_server, [han, greedo][view["to_act"][0]]).new_page()
+    mover_page.goto(f"{web_server.url}/matches/{match_id}")
+    page = signed_in(new_context(), web_server, waiting).new_page()
+    page.goto(f"{web_server.url}/matches/{match_id}")
+    expect(page.locator("#presence [data-connected='true']").first).to_be_visible()
+    expect(page.locator("#deadline")).to_contain_text("ran out of time")
+    claim = page.locator("#buttons [data-action-type='claim_timeout']")
+    expect(claim).to_contain_text("Claim the win")
+    page.screenshot(path=artifacts / "match-claim-on-time.png", full_page=True)
+    claim.click()
+    expect(page.locator("#banner")).to_contain_text("You won")
+    expect(mover_page.locator("#banner")).to_contain_text("ran out of time")
+    result = rest_view(web_server, match_id)["result"]
+    assert "ran out of time" in result["reason"] and result["winner"] == 1 - view["to_act"][0]
