@@ -29,6 +29,7 @@ export function createMotion(holder) {
     if (reducedMotion()) return;
     event.preventDefault();
     const g = event.detail;
+    g.setAttribute("data-retired", g.getAttribute("data-piece"));  // an attacker killed may still lunge
     g.removeAttribute("data-piece");
     g.removeAttribute("tabindex");
     g.removeAttribute("role");
@@ -71,7 +72,8 @@ export function createMotion(holder) {
     if (events.length) playSounds(events);
     if (!svg || reducedMotion()) { for (const g of fading) g.remove(); return; }
     const seat = Number(svg.getAttribute("data-bottom-seat"));
-    const piece = (id) => svg.querySelector(`[data-piece="${CSS.escape(String(id))}"]`);
+    const piece = (id) => svg.querySelector(`[data-piece="${CSS.escape(String(id))}"]`)
+      || fading.find((g) => g.getAttribute("data-retired") === String(id)) || null;
     for (const event of events) {
       const g = event.piece !== undefined ? piece(event.piece) : null;
       if (event.type === "move" && g && isSpace(event.from) && isSpace(event.to)) {

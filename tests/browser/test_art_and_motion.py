@@ -14,7 +14,8 @@ window.__animations = [];
 const original = Element.prototype.animate;
 Element.prototype.animate = function (frames, options) {
   window.__animations.push({
-    piece: this.getAttribute('data-piece'), retiring: this.hasAttribute('data-retiring'),
+    piece: this.getAttribute('data-piece') || this.getAttribute('data-retired'),
+    retiring: this.hasAttribute('data-retiring'),
     frames: frames.map(f => f.transform || ''), delay: (options && options.delay) || 0,
     kind: options && options.id,
   });
