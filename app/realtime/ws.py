@@ -104,16 +104,18 @@ async def match_socket(
     if refusal is not None:
         await _refuse(websocket, *refusal)
         return
-    try:
-        async with app.state.sessionmaker() as session:
-            player = await player_by_token(session, token) if token else None
-    except DATABASE_ERRORS as error:
-        notice_outage(app, error)
-        await _refuse(websocket, 503, DATABASE_UNAVAILABLE, retry_after=1)
-        return
-    if token and player is None:
-        await _refuse(websocket, 401, "the token is not valid")
-        return
+    player = None
+    if token:  # an anonymous spectator needs no database session at all
+        try:
+            async with app.state.sessionmaker() as session:
+                player = await player_by_token(session, token)
+        except DATABASE_ERRORS as error:
+            notice_outage(app, error)
+            await _refuse(websocket, 503, DATABASE_UNAVAILABLE, retry_after=1)
+            return
+        if player is None:
+            await _refuse(websocket, 401, "the token is not valid")
+            return
     await websocket.accept()
     viewer = Viewer(websocket, match_id, as_player(player))
     try:
