@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from app.rules import registry
-from tests.api.helpers import view
+from tests.api.helpers import dice_for_a_reroll, view
 from tests.conftest import new_player
 
 
@@ -157,3 +157,58 @@ async def test_a_gm_seats_a_bot_in_the_npc_seat(client):
     log = (await client.get(f"/api/v1/matches/{match_id}/events")).json()["events"]
     assert any(e["seat"] == 1 and e["action"]["type"] == "place" for e in log)
     assert answered["seats"][1]["player"]["name"] == "Club player bot"
+
+
+async def test_eote_bots_ask_the_gm_for_a_reroll_wait_for_the_answer_and_play_on(client, monkeypatch):
+    """GM-hosted eote with the initial ranks check: a bot whose check qualifies asks the
+    GM for the re-roll; no seat is to act until the GM decides, then the bots play on."""
+    options = {"initial_ranks_check": True, "turns_without_kill": 6}
+    dice_for_a_reroll(monkeypatch, options)
+    gm = await new_player(client, "Maz")
+    created = await client.post(
+        "/api/v1/matches",
+        json={
+            "ruleset": "eote",
+            "options": options,
+            "seat": None,
+            "bots": [{"seat": 0, "bot": "eote-club"}, {"seat": 1, "bot": "eote-master"}],
+        },
+        headers=gm["headers"],
+    )
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+
+    async def decide(kind):
+        current = await view(client, match_id, gm)
+        action = next(a for a in current["legal_actions"] if a["type"] == kind)
+        response = await client.post(
+            f"/api/v1/matches/{match_id}/actions",
+            json={"action": action, "version": current["version"]},
+            headers=gm["headers"],
+        )
+        assert response.status_code == 200, response.text
+
+    def gm_asked(v):
+        return any(a["type"] == "gm_grant_reroll" for a in v["legal_actions"])
+
+    await decide("gm_start")
+    asked = await wait_for(client, match_id, lambda v: gm_asked(v) or v["status"] != "active", gm)
+    assert asked["to_act"] == [] and asked["state"]["ranks_check"] == {
+        **asked["state"]["ranks_check"],
+        "seat": 0,
+    }
+    await decide("gm_grant_reroll")
+    decisions = 1
+    while (
+        current := await wait_for(client, match_id, lambda v: gm_asked(v) or v["status"] == "finished", gm)
+    )["status"] != "finished":
+        await decide("gm_refuse_reroll")  # a bot asking again after the re-roll
+        decisions += 1
+    log = (await client.get(f"/api/v1/matches/{match_id}/events")).json()["events"]
+    kinds = [(e["seat"], e["action"]["type"]) for e in log]
+    first_ask = kinds.index((0, "ask_reroll"))
+    assert kinds[first_ask + 1] == (None, "gm_grant_reroll"), "nothing happened while the GM decided"
+    assert kinds.count((None, "gm_grant_reroll")) + kinds.count((None, "gm_refuse_reroll")) == decisions
+    assert sum(1 for seat, kind in kinds if seat is not None and kind == "ask_reroll") == decisions
+    assert {seat for seat, kind in kinds[first_ask + 2 :] if seat is not None} == {0, 1}, "the bots played on"
+    assert current["result"]["reason"]
