@@ -193,10 +193,8 @@ async def test_eote_bots_ask_the_gm_for_a_reroll_wait_for_the_answer_and_play_on
 
     await decide("gm_start")
     asked = await wait_for(client, match_id, lambda v: gm_asked(v) or v["status"] != "active", gm)
-    assert asked["to_act"] == [] and asked["state"]["ranks_check"] == {
-        **asked["state"]["ranks_check"],
-        "seat": 0,
-    }
+    check = asked["state"]["ranks_check"]
+    assert asked["to_act"] == [] and check["seat"] == 0 and check["step"] == "asked"
     await decide("gm_grant_reroll")
     decisions = 1
     while (
