@@ -968,5 +968,6 @@ class Eote(Ruleset[EoteState]):
             "pending_effects": pending,
             "ranks_check": ranks,
             "initial_ranks_check": state.options.initial_ranks_check,
+            "gm_hosted": state.gm,
             "turns_without_kill": state.options.turns_without_kill,
         }
