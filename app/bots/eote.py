@@ -4,6 +4,11 @@ Hidden information: while the other character is setting, how many pieces they h
 chosen is theirs alone (``Eote.secrets``); :func:`redact` replaces it by 0 before a
 bot looks at the state.
 
+A GM-hosted match: a re-roll of the initial ranks check is asked for (``ask_reroll``)
+and waits for the GM, whom no bot models; the bot counts an asked re-roll as the
+ranks it wins if granted (asking costs nothing: a refusal leaves the roll standing,
+as declining does). While the GM decides, no seat is to act and no bot moves.
+
 Chance: a narrative roll's dice are convolved exactly into the distribution of
 (net successes, net advantages, triumphs, despairs). Outcomes that play the same are
 one class: net successes beyond what the loser has set (at least one piece) cannot
@@ -103,13 +108,32 @@ EFFECT_WORTH = {
 }
 
 
+RANK_WORTH = 0.03
+
+
+def hoped_ranks(ruleset: Eote, state: EoteState) -> float:
+    """The ranks a re-roll asked of the GM wins if granted: its chance to pass times the
+    difficulty (0 when none is asked)."""
+    check = state.ranks
+    if check is None or check.step != "asked":
+        return 0.0
+    outcomes = net_outcomes(ruleset.ranks_pool(state, check.seat, check.difficulty, check.rerolls + 1))
+    total = sum(ways for ways, _ in outcomes.values())
+    passes = sum(ways for key, (ways, _) in outcomes.items() if key[0] >= 1)
+    return passes / total * check.difficulty
+
+
 def evaluate(ruleset: Eote, state: EoteState, seat: int) -> float:
     mine, theirs = state.sides[seat], state.sides[1 - seat]
     value = 0.7 * (mine.pieces() - theirs.pieces()) / PIECES
     sheets = state.options.sheets
     value -= 0.15 * mine.strain / sheets[seat].strain_threshold
     value += 0.15 * theirs.strain / sheets[1 - seat].strain_threshold
-    value += 0.03 * (mine.attack_ranks + mine.defence_ranks - theirs.attack_ranks - theirs.defence_ranks)
+    value += RANK_WORTH * (
+        mine.attack_ranks + mine.defence_ranks - theirs.attack_ranks - theirs.defence_ranks
+    )
+    hoped = RANK_WORTH * hoped_ranks(ruleset, state)
+    value += hoped if state.ranks and state.ranks.seat == seat else -hoped
     for effect in state.effects:
         worth = EFFECT_WORTH[effect.kind]
         value += worth if effect.seat == seat else -worth

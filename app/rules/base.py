@@ -93,6 +93,9 @@ class GameState(BaseModel):
     """Turns in a row with no piece killed, captured or lost."""
     lost_this_turn: bool = False
     """A piece was lost during the turn under way (see ``count_quiet_turn``)."""
+    gm: bool = False
+    """A game master hosts the match: decisions the rules leave to a GM wait for them
+    (:meth:`Ruleset.gm_actions`). Set by :meth:`Ruleset.start`."""
 
 
 S = TypeVar("S", bound=GameState)
@@ -117,6 +120,8 @@ class Ruleset(ABC, Generic[S]):
     info_keys: ClassVar[frozenset[str]] = frozenset({"odds", "label", "notation"})
     """Keys a legal action may carry for the player's information only; an action
     sent back is matched with these left out."""
+    gm_action_types: ClassVar[frozenset[str]] = frozenset()
+    """The ``gm_…`` decisions this ruleset leaves to a game master (:meth:`gm_actions`)."""
 
     # --- the game itself, written by each ruleset -------------------------------
 
@@ -140,7 +145,28 @@ class Ruleset(ABC, Generic[S]):
     def game_view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (``None``: a spectator) may see of the game."""
 
+    # --- decisions left to a game master (a GM-hosted match only) ----------------
+
+    def gm_actions(self, state: S) -> list[Action]:
+        """The GM's decisions the game waits for now (``gm_…`` actions of the types in
+        :attr:`gm_action_types`); none unless ``state.gm``. The GM's controls list them."""
+        return []
+
+    def apply_gm_game(self, state: S, action: Action, dice: Dice) -> list[Event]:
+        """Apply one of :meth:`gm_actions` to ``state`` in place and return its events."""
+        raise IllegalAction(f'"{action.get("type")}" is not a decision of this game\'s GM')
+
+    def gm_decision(self, state: S) -> str | None:
+        """What the game waits for the GM to decide, in words for the players (``None``: nothing)."""
+        return None
+
     # --- the protocol, common to every ruleset ----------------------------------
+
+    def start(self, options: BaseOptions, dice: Dice, gm: bool = False) -> tuple[S, list[Event]]:
+        """:meth:`new_game`, in a match a game master hosts when ``gm``."""
+        state, events = self.new_game(options, dice)
+        state.gm = gm
+        return state, events
 
     def options(self, raw: dict[str, Any] | None) -> BaseOptions:
         """Validate match options; raises pydantic's ``ValidationError``."""
@@ -220,6 +246,23 @@ class Ruleset(ABC, Generic[S]):
             events.append({"type": "end", **new.result.model_dump()})
         return new, events
 
+    def find_gm(self, state: S, action: Any) -> Action:
+        """The GM decision (:meth:`gm_actions`) that ``action`` names, or :class:`IllegalAction`."""
+        wanted = self.essential(action) if isinstance(action, dict) else None
+        legal = self.gm_actions(state) if state.result is None else []
+        chosen = next((a for a in legal if self.essential(a) == wanted), None)
+        if chosen is None:
+            raise IllegalAction(self.explain_illegal(legal, wanted or {}))
+        return chosen
+
+    def apply_gm(self, state: S, chosen: Action, dice: Dice) -> tuple[S, list[Event]]:
+        """Apply a GM decision that :meth:`find_gm` returned; the given state is left untouched."""
+        new = self.copy_state(state)
+        events = self.apply_gm_game(new, chosen, dice)
+        if new.result is not None:
+            events.append({"type": "end", **new.result.model_dump()})
+        return new, events
+
     def claim_timeout(self, state: S, seat: int) -> tuple[S, list[Event]]:
         """``seat`` claims the win because the seats to act ran out of time. Whether
         the time ran out is the match service's to decide; this only ends the game."""
@@ -238,6 +281,7 @@ class Ruleset(ABC, Generic[S]):
             "kind": self.view_kind,
             "seat_names": list(self.seat_names),
             **self.game_view(state, seat),
+            "gm_decision": self.gm_decision(state) if state.result is None else None,
             "draw_offer": state.draw_offer,
             "quiet_turns": state.quiet_turns,
         }

@@ -18,8 +18,10 @@ round one character attacks and the other defends:
    inactive piles become active; roles swap.
 
 Optional start step ``initial_ranks_check``: each character rolls Knowledge (Core
-Worlds) at a chosen difficulty to learn their Dejarik ranks. docs/rulesets/eote.md
-lists the rulings made where the seed is silent.
+Worlds) at a chosen difficulty to learn their Dejarik ranks. A failed check that
+shows a triumph or 3+ advantages may be rolled again: with no GM the player takes or
+declines the re-roll; in a GM-hosted match the player asks for it and the GM grants
+or refuses it. docs/rulesets/eote.md lists the rulings made where the seed is silent.
 """
 
 from __future__ import annotations
@@ -150,7 +152,9 @@ class Effect(BaseModel):
 
 class RanksCheck(BaseModel):
     seat: int
-    step: Literal["difficulty", "reroll", "split"] = "difficulty"
+    step: Literal["difficulty", "reroll", "asked", "split"] = "difficulty"
+    """``reroll``: the roll qualifies for a re-roll; ``asked``: the player asked the GM
+    for it (a GM-hosted match), who grants or refuses it."""
     difficulty: int = 0
     rerolls: int = 0
 
@@ -258,6 +262,7 @@ class Eote(Ruleset[EoteState]):
     seat_names: ClassVar[tuple[str, ...]] = ("Light", "Dark")
     view_kind: ClassVar[str] = "eote"
     private_actions: ClassVar[frozenset[str]] = frozenset({"set_piece", "unset_piece"})
+    gm_action_types: ClassVar[frozenset[str]] = frozenset({"gm_grant_reroll", "gm_refuse_reroll"})
     options_schema: ClassVar[type[BaseOptions]] = EoteOptions
     state_type: ClassVar[type[GameState]] = EoteState
 
@@ -289,7 +294,7 @@ class Eote(Ruleset[EoteState]):
     def game_to_act(self, state: EoteState) -> list[int]:
         if state.step == "ranks":
             assert state.ranks is not None
-            return [state.ranks.seat]
+            return [] if state.ranks.step == "asked" else [state.ranks.seat]  # asked: the GM decides
         if state.step == "setting":
             assert state.setter is not None
             return [state.setter]
@@ -370,7 +375,7 @@ class Eote(Ruleset[EoteState]):
     def apply_game(self, state: EoteState, seat: int, action: Action, dice: Dice) -> list[Event]:
         events: list[Event] = []
         kind = action["type"]
-        if kind in ("choose_difficulty", "reroll", "decline_reroll", "split_ranks"):
+        if kind in ("choose_difficulty", "reroll", "ask_reroll", "decline_reroll", "split_ranks"):
             self._apply_ranks(state, seat, action, dice, events)
         elif kind == "set_piece":
             state.choosing += 1
@@ -420,11 +425,13 @@ class Eote(Ruleset[EoteState]):
                 for d in range(1, 6)
             ]
         if check.step == "reroll":
-            pool = self.ranks_pool(state, check.seat, check.difficulty, check.rerolls + 1)
-            return [
-                {"type": "reroll", "label": f"Take the re-roll the GM grants (upgraded: {pool.describe()})"},
-                {"type": "decline_reroll", "label": "Decline the re-roll: no Dejarik ranks"},
-            ]
+            pool = self.ranks_pool(state, check.seat, check.difficulty, check.rerolls + 1).describe()
+            take = (
+                {"type": "ask_reroll", "label": f"Ask the game master for a re-roll (upgraded: {pool})"}
+                if state.gm
+                else {"type": "reroll", "label": f"Re-roll (upgraded: {pool})"}
+            )
+            return [take, {"type": "decline_reroll", "label": "Decline the re-roll: no Dejarik ranks"}]
         n = check.difficulty
         return [
             {
@@ -446,9 +453,12 @@ class Eote(Ruleset[EoteState]):
             check.difficulty = action["difficulty"]
             self._roll_ranks(state, check, dice, events)
         elif kind == "reroll":
-            check.rerolls += 1
-            events.append({"type": "reroll", "seat": seat, "rerolls": check.rerolls})
-            self._roll_ranks(state, check, dice, events)
+            self._reroll(state, check, dice, events)
+        elif kind == "ask_reroll":
+            check.step = "asked"
+            who = self.character(state, seat)
+            text = f"{who} asked the game master for a re-roll"
+            events.append({"type": "reroll_asked", "seat": seat, "text": text})
         elif kind == "decline_reroll":
             events.append(
                 {"type": "ranks", "seat": seat, "attack": 0, "defence": 0, "reason": "re-roll declined"}
@@ -461,6 +471,64 @@ class Eote(Ruleset[EoteState]):
                 {"type": "ranks", "seat": seat, "attack": side.attack_ranks, "defence": side.defence_ranks}
             )
             self._next_ranks_check(state, events)
+
+    def _reroll(self, state: EoteState, check: RanksCheck, dice: Dice, events: list[Event]) -> None:
+        check.rerolls += 1
+        events.append({"type": "reroll", "seat": check.seat, "rerolls": check.rerolls})
+        self._roll_ranks(state, check, dice, events)
+
+    # --- the GM's decision on an asked re-roll (RULINGS §9) ---------------------------
+
+    def gm_actions(self, state: EoteState) -> list[Action]:
+        check = state.ranks
+        if not state.gm or state.result is not None or check is None or check.step != "asked":
+            return []
+        who = self.character(state, check.seat)
+        pool = self.ranks_pool(state, check.seat, check.difficulty, check.rerolls + 1).describe()
+        return [
+            {
+                "type": "gm_grant_reroll",
+                "seat": check.seat,
+                "label": f"Grant {who} a re-roll (upgraded: {pool})",
+            },
+            {
+                "type": "gm_refuse_reroll",
+                "seat": check.seat,
+                "label": f"Refuse {who} a re-roll: the roll stands",
+            },
+        ]
+
+    def apply_gm_game(self, state: EoteState, action: Action, dice: Dice) -> list[Event]:
+        check = state.ranks
+        assert check is not None and check.step == "asked"
+        who = self.character(state, check.seat)
+        if action["type"] == "gm_grant_reroll":
+            events: list[Event] = [
+                {
+                    "type": "reroll_granted",
+                    "seat": check.seat,
+                    "text": f"The game master granted {who} a re-roll",
+                }
+            ]
+            self._reroll(state, check, dice, events)
+            return events
+        events = [
+            {
+                "type": "reroll_refused",
+                "seat": check.seat,
+                "text": f"The game master refused {who} a re-roll",
+            },
+            {"type": "ranks", "seat": check.seat, "attack": 0, "defence": 0, "reason": "re-roll refused"},
+        ]
+        self._next_ranks_check(state, events)
+        return events
+
+    def gm_decision(self, state: EoteState) -> str | None:
+        check = state.ranks
+        if not state.gm or check is None or check.step != "asked":
+            return None
+        who = self.character(state, check.seat)
+        return f"{who} asked for a re-roll: waiting for the game master to grant or refuse it"
 
     def _roll_ranks(self, state: EoteState, check: RanksCheck, dice: Dice, events: list[Event]) -> None:
         pool = self.ranks_pool(state, check.seat, check.difficulty, check.rerolls)
@@ -900,5 +968,6 @@ class Eote(Ruleset[EoteState]):
             "pending_effects": pending,
             "ranks_check": ranks,
             "initial_ranks_check": state.options.initial_ranks_check,
+            "gm_hosted": state.gm,
             "turns_without_kill": state.options.turns_without_kill,
         }

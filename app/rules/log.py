@@ -76,9 +76,12 @@ def undone_versions(entries: Iterable[Entry]) -> set[int]:
     return {e.action["version"] for e in entries if e.kind == "gm_undo"}
 
 
-def is_game_move(entry: Entry) -> bool:
-    """A seat's action on the game (not a join, a start or a GM control)."""
-    return entry.seat is not None and entry.kind not in NOT_UNDOABLE and not entry.kind.startswith("gm_")
+def is_game_move(entry: Entry, ruleset: Ruleset) -> bool:
+    """A seat's action on the game (not a join, a start or a GM control), or a
+    decision the rules left to the GM (an eote re-roll granted or refused)."""
+    if entry.seat is None:
+        return entry.kind in ruleset.gm_action_types
+    return entry.kind not in NOT_UNDOABLE and not entry.kind.startswith("gm_")
 
 
 def replayed(
@@ -109,13 +112,17 @@ def replayed(
     for entry in kept:
         dice = match_dice(seed_hex, entry.dice_from, player_seeds)
         if entry.kind == "start":
-            state, events = ruleset.new_game(ruleset.options(options), dice)
+            gm = entry.action.get("gm", False)
+            state, events = ruleset.start(ruleset.options(options), dice, gm)
         elif entry.kind == CLAIM_TIMEOUT and entry.seat is not None:
             state, events = ruleset.claim_timeout(state, entry.seat)
-        elif is_game_move(entry) and entry.version not in undone:
-            state, events = apply(state, entry.seat, entry.action, dice)
-        else:
+        elif not is_game_move(entry, ruleset) or entry.version in undone:
             continue
+        elif entry.seat is None:  # the GM's decision
+            chosen = ruleset.find_gm(state, entry.action) if checked else entry.action
+            state, events = ruleset.apply_gm(state, chosen, dice)
+        else:
+            state, events = apply(state, entry.seat, entry.action, dice)
         yield entry, state, events
 
 

@@ -2,7 +2,10 @@
 
 The controls are the host's ``legal_actions`` (all of type ``gm_…``), so a GM's
 REST client plays them like any other action. Each applied control is its own
-log entry (seat ``null``). Undo never rewrites history: the state is rebuilt by
+log entry (seat ``null``). Besides running the table, a GM makes the decisions a
+ruleset leaves to them (``Ruleset.gm_actions``: granting or refusing an eote
+re-roll); those change the game, so a replay applies them and an undo may take
+them back. Undo never rewrites history: the state is rebuilt by
 replaying the log without the undone entries (``app/rules/log.py``).
 """
 
@@ -47,14 +50,18 @@ def npc_seat(match: MatchLike) -> int | None:
     return next((s.seat for s in match.seats if s.npc), None)
 
 
-def undoable_version(entries: Sequence[Entry]) -> int | None:
-    """The newest player action that is still in effect, if any."""
+def undoable_version(entries: Sequence[Entry], ruleset: Ruleset) -> int | None:
+    """The newest game move (a player's, or the GM's decision) still in effect, if any."""
     undone = undone_versions(entries)
-    return next((e.version for e in reversed(entries) if is_game_move(e) and e.version not in undone), None)
+    moves = (e for e in reversed(entries) if is_game_move(e, ruleset) and e.version not in undone)
+    return next((e.version for e in moves), None)
 
 
-def host_actions(match: MatchLike, ruleset: Ruleset, undoable: int | None) -> list[Action]:
-    """The GM's controls now (empty for a match whose host plays a seat)."""
+def host_actions(
+    match: MatchLike, ruleset: Ruleset, undoable: int | None, decisions: Sequence[Action] = ()
+) -> list[Action]:
+    """The GM's controls now (empty for a match whose host plays a seat): running the
+    table, and the ``decisions`` the game waits for the GM to make (``Ruleset.gm_actions``)."""
     if not is_gm_run(match) or match.status == "finished":
         return []
     actions: list[Action] = []
@@ -70,6 +77,7 @@ def host_actions(match: MatchLike, ruleset: Ruleset, undoable: int | None) -> li
         if match.paused:
             actions.append({"type": "gm_resume", "label": "Resume play"})
         else:
+            actions += decisions
             actions.append({"type": "gm_pause", "label": "Pause play"})
         if undoable is not None:
             label = f"Undo the action of version {undoable}"

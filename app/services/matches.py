@@ -320,6 +320,8 @@ class MatchService:
         if kind == "gm_start":
             match, entries = self._start(match, ruleset, [])
             return Change(self._advanced(match, entries), entries)
+        if kind in ruleset.gm_action_types:
+            return self._decide_gm_ruling(match, ruleset, chosen)
         state: Any = None
         if kind == "gm_set_options":
             if not isinstance(chosen["options"], dict):
@@ -364,6 +366,14 @@ class MatchService:
         entries = [self._entry(match, None, chosen, events)]
         return Change(self._advanced(match, entries, ruleset, state), entries)
 
+    def _decide_gm_ruling(self, match: MatchRecord, ruleset: Ruleset, chosen: Action) -> Change:
+        """A decision the rules left to the GM (granting an eote re-roll), applied like a
+        seat's action: with the match's dice, as its own log entry of seat ``null``."""
+        dice = match_dice(match.seed, match.dice_count, match.dice_seeds)
+        new_state, events = ruleset.apply_gm(views.loaded_state(match), chosen, dice)
+        entry = self._entry(match, None, chosen, events)
+        return Change(self._advanced(match, [entry], ruleset, new_state, dice.count), [entry])
+
     @staticmethod
     def _chosen_control(ruleset: Ruleset, controls: list[Action], action: dict[str, Any]) -> Action:
         """The listed control that ``action`` names, with the field the GM fills in."""
@@ -398,10 +408,10 @@ class MatchService:
         seats = tuple(s if s.seed else replace(s, seed=new_player_seed()) for s in match.seats)
         match = replace(match, seats=seats)
         dice = match_dice(match.seed, match.dice_count, match.dice_seeds)
-        state, events = ruleset.new_game(ruleset.options(match.options), dice)
-        start = Entry(
-            match.version + len(entries) + 1, None, {"type": "start"}, events, self.now(), match.dice_count
-        )
+        hosted = gm.is_gm_run(match)  # the rules leave some decisions to the GM (eote's re-roll)
+        state, events = ruleset.start(ruleset.options(match.options), dice, hosted)
+        action = {"type": "start", "gm": True} if hosted else {"type": "start"}
+        start = Entry(match.version + len(entries) + 1, None, action, events, self.now(), match.dice_count)
         match = replace(match, status="active", state=ruleset.dump_state(state), loaded=state)
         match = replace(match, dice_count=dice.count)
         return match, [*entries, start]

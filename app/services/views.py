@@ -172,8 +172,11 @@ def dice_json(match: MatchRecord) -> dict[str, Any]:
 
 def controls(match: MatchRecord, entries: list[Entry]) -> list[Action]:
     """The GM's controls, given the match's whole log (for what may be undone)."""
-    undoable = gm.undoable_version(entries) if match.status == "active" else None
-    return gm.host_actions(match, get_ruleset(match.ruleset), undoable)
+    ruleset, active = get_ruleset(match.ruleset), match.status == "active"
+    undoable = gm.undoable_version(entries, ruleset) if active else None
+    state = loaded_state(match) if active else None
+    decisions = ruleset.gm_actions(state) if state is not None else []
+    return gm.host_actions(match, ruleset, undoable, decisions)
 
 
 def match_view(

@@ -35,7 +35,10 @@ function undoneWords(store, event) {
   const lines = entry ? describeEntry(store, entry).filter((l) => !/ rolled /.test(l)) : [];
   const what = lines.length ? lines[0] : action.label || humanise(action.type || "action").toLowerCase();
   const kind = humanise(action.type || "action").toLowerCase();
-  return `${GM} undid #${event.version}, ${who}${kind}: ${what}${rolled ? ". Its dice stay in the log" : ""}`;
+  const dice = rolled ? ". Its dice stay in the log" : "";
+  // Its own decision (an eote re-roll granted or refused) names itself: "The game master granted …".
+  if (String(action.type || "").startsWith("gm_")) return `${GM} undid #${event.version}: ${what}${dice}`;
+  return `${GM} undid #${event.version}, ${who}${kind}: ${what}${dice}`;
 }
 
 // A seat by the character sitting there (eote's sheets name them), else by its name.

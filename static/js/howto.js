@@ -20,6 +20,7 @@ export function hintFor(store) {
   if (view.status === "waiting") return you.seat !== null && you.seat !== undefined
     ? "Waiting for your opponent: send them the invite link below." : null;
   if (view.status !== "active" || you.seat === null || you.seat === undefined) return null;
+  if (!(view.to_act || []).length && (view.state || {}).gm_decision) return "The game master decides; play goes on once they have.";
   if (!(view.to_act || []).includes(you.seat)) return "Your opponent is thinking. Their moves appear on the board and in “What happened”.";
   const state = view.state || {};
   const classified = classifyActions(view);

@@ -119,6 +119,9 @@ export function createRenderer(root, store) {
       if (pushing) {
         const who = yours ? "You choose" : `${names} chooses`;
         turn = `${who} where ${ownedName(store, state.push.piece)} is pushed.`;
+      } else if (!acting.length && state.gm_decision) {
+        // Nobody plays while the game master decides (the server's words).
+        turn = you.gm ? `${state.gm_decision}. It is your decision as game master.` : `${state.gm_decision}.`;
       } else {
         turn = yours ? `Your turn (${seatLabel(view, mySeat)}).` : `${names} to act.`;
       }

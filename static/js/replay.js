@@ -65,7 +65,8 @@ function turnWords(view) {
   if (view.status === "finished") return "The match is over.";
   if (view.paused) return "Paused by the game master.";
   const acting = (view.to_act || []).map((s) => seatLabel(view, s)).join(" and ");
-  return acting ? `${acting} to act.` : "";
+  const deciding = (view.state || {}).gm_decision;  // nobody acts while the GM decides
+  return acting ? `${acting} to act.` : deciding ? `${deciding}.` : "";
 }
 
 function resultWords(result, view) {

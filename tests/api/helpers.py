@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
 import httpx
 
+from app.rules import get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES
+from app.rules.log import match_dice
+from app.services import matches
 from tests.conftest import new_player
 
 
@@ -53,3 +57,33 @@ async def play_to_the_end(client: httpx.AsyncClient, match_id: str, players: lis
             return await view(client, match_id)
         await play_one(client, match_id, players, rng)
     raise AssertionError("the match did not finish")
+
+
+PLAYER_SEED = "5eed" * 16
+"""Every seat's own dice seed in a match made by :func:`dice_for_a_reroll`."""
+
+
+def dice_for_a_reroll(monkeypatch: Any, options: dict[str, Any]) -> str:
+    """Have the next eote matches deal dice with which seat 0's initial ranks check fails
+    with a re-roll offered, whatever difficulty it picks (a bot's pick too).
+
+    The dice stay the match's seeded source, untouched: only the server's secret seed
+    (and each seat's own seed, :data:`PLAYER_SEED`) is chosen, as one the rules say
+    qualifies. The server runs in this process, so the patch reaches it. Returns the
+    server's seed (hex), to check every die against."""
+    ruleset = get_ruleset("eote")
+
+    def qualifies(seed: str) -> bool:
+        dice = match_dice(seed, 0, [PLAYER_SEED] * 2)
+        state, _ = ruleset.start(ruleset.options(options), dice, gm=True)
+        for difficulty in range(1, 6):
+            check = {"type": "choose_difficulty", "difficulty": difficulty}
+            after, _ = ruleset.apply(state, 0, check, match_dice(seed, dice.count, [PLAYER_SEED] * 2))
+            if after.ranks is None or after.ranks.seat != 0 or after.ranks.step != "reroll":
+                return False
+        return True
+
+    seed = next(s for s in (hashlib.sha256(b"%d" % n).hexdigest() for n in range(10_000)) if qualifies(s))
+    monkeypatch.setattr(matches, "new_seed", lambda: bytes.fromhex(seed))
+    monkeypatch.setattr(matches, "new_player_seed", lambda: PLAYER_SEED)
+    return seed

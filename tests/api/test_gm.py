@@ -7,8 +7,9 @@ import random
 
 from app.rules import get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES
+from app.rules.dice import verify_roll
 from app.rules.log import Entry, replay
-from tests.api.helpers import view
+from tests.api.helpers import PLAYER_SEED, dice_for_a_reroll, view
 from tests.conftest import new_player
 
 
@@ -19,10 +20,12 @@ class Table:
         self.client, self.id, self.host, self.players = client, match["id"], host, players
 
     @classmethod
-    async def open(cls, client, ruleset: str = "kelly"):
+    async def open(cls, client, ruleset: str = "kelly", options: dict | None = None):
         host = await new_player(client, "The GM")
         created = await client.post(
-            "/api/v1/matches", json={"ruleset": ruleset, "seat": None}, headers=host["headers"]
+            "/api/v1/matches",
+            json={"ruleset": ruleset, "options": options or {}, "seat": None},
+            headers=host["headers"],
         )
         assert created.status_code == 201
         players = [await new_player(client, "Kyla"), await new_player(client, "Dorn")]
@@ -258,3 +261,146 @@ async def test_the_gm_edits_character_sheets_before_the_start_and_bad_values_are
     assert light["sheet"]["intellect"] == 5 and dark["strain_threshold"] == 14, (
         "the game uses the edited sheets"
     )
+
+
+# --- eote: the GM grants or refuses the initial-ranks re-roll (RULINGS §9) ----------------
+
+RANKS_CHECK = {"initial_ranks_check": True, "sheets": [{"name": "Han"}, {"name": "Greedo"}]}
+
+
+async def asked_for_a_reroll(client, monkeypatch):
+    """A GM-hosted eote match whose seat 0 failed its check with a re-roll offered, and
+    asked the GM for it. Returns the table, the match's seed and the view as asked."""
+    seed = dice_for_a_reroll(monkeypatch, RANKS_CHECK)
+    table = await Table.open(client, "eote", RANKS_CHECK)
+    await table.control("gm_start")
+    await table.play(kind="choose_difficulty")
+    han = await table.view(table.players[0])
+    assert [a["type"] for a in han["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES] == [
+        "ask_reroll",
+        "decline_reroll",
+    ], "the player asks; the re-roll is not theirs to take"
+    await table.play(kind="ask_reroll")
+    return table, seed, await table.view()
+
+
+def game_actions(view):
+    return [a for a in view["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
+
+
+async def test_a_reroll_asked_for_waits_for_the_gm_who_grants_it_with_the_matchs_dice(client, monkeypatch):
+    table, seed, asked = await asked_for_a_reroll(client, monkeypatch)
+    assert asked["to_act"] == [] and asked["state"]["ranks_check"]["step"] == "asked"
+    for player in table.players:
+        theirs = await table.view(player)
+        assert game_actions(theirs) == [], "nobody plays while the GM decides"
+        assert theirs["state"]["gm_decision"] == (
+            "Han (Light) asked for a re-roll: waiting for the game master to grant or refuse it"
+        )
+    controls = {a["type"]: a for a in (await table.view(table.host))["legal_actions"]}
+    assert controls["gm_grant_reroll"]["label"].startswith("Grant Han (Light) a re-roll (upgraded: ")
+    assert controls["gm_refuse_reroll"]["label"] == "Refuse Han (Light) a re-roll: the roll stands"
+
+    granted = await table.control("gm_grant_reroll", seat=0)
+    assert granted.status_code == 200, granted.text
+    events = granted.json()["events"]
+    assert [e["type"] for e in events[:3]] == ["reroll_granted", "reroll", "roll"]
+    assert events[0]["text"] == "The game master granted Han (Light) a re-roll"
+    roll = events[2]
+    assert roll["purpose"] == "initial ranks check" and roll["rerolls"] == 1
+    assert verify_roll(bytes.fromhex(seed), roll, [PLAYER_SEED, PLAYER_SEED]), "the match's own dice"
+    log = (await client.get(f"/api/v1/matches/{table.id}/events")).json()["events"]
+    assert log[-1]["seat"] is None and log[-1]["action"]["type"] == "gm_grant_reroll"
+    assert log[-1]["events"] == events
+    for player in table.players:  # both players see the re-roll's dice and the decision gone
+        theirs = await table.view(player)
+        assert theirs["state"]["last_roll"] == roll and theirs["state"]["gm_decision"] is None
+    assert "gm_grant_reroll" not in {a["type"] for a in (await table.view(table.host))["legal_actions"]}
+
+
+async def test_a_refused_reroll_leaves_the_roll_standing(client, monkeypatch):
+    table, _, asked = await asked_for_a_reroll(client, monkeypatch)
+    refused = await table.control("gm_refuse_reroll", seat=0)
+    assert refused.status_code == 200, refused.text
+    assert refused.json()["events"][:2] == [
+        {"type": "reroll_refused", "seat": 0, "text": "The game master refused Han (Light) a re-roll"},
+        {"type": "ranks", "seat": 0, "attack": 0, "defence": 0, "reason": "re-roll refused"},
+    ]
+    after = await table.view()
+    assert after["state"]["last_roll"] == asked["state"]["last_roll"], "no die was rolled"
+    assert after["to_act"] == [1] and after["state"]["ranks_check"]["seat"] == 1
+    assert after["state"]["characters"][0]["attack_ranks"] == 0
+
+
+async def test_only_the_gm_decides_and_bad_decisions_change_nothing(client, monkeypatch):
+    table, _, asked = await asked_for_a_reroll(client, monkeypatch)
+    grant = {"type": "gm_grant_reroll", "seat": 0}
+    for player in table.players:
+        refused = await table.send(player, grant, asked["version"])
+        assert refused.status_code == 403 and "host" in refused.json()["detail"]
+    stale = await table.send(table.host, grant, asked["version"] - 1)
+    assert stale.status_code == 409 and stale.json()["version"] == asked["version"]
+    for bad in (
+        {"type": "gm_grant_reroll", "seat": 1},
+        {"type": "gm_grant_reroll", "seat": "0"},
+        {"type": "gm_grant_reroll"},
+        {"type": "gm_refuse_reroll", "seat": None},
+        {"type": "gm_grant_everything"},
+    ):
+        response = await table.send(table.host, bad, asked["version"])
+        assert response.status_code == 422, (bad, response.text)
+    bad_version = await client.post(
+        f"/api/v1/matches/{table.id}/actions",
+        json={"action": grant, "version": "latest"},
+        headers=table.host["headers"],
+    )
+    assert bad_version.status_code == 422
+    after = await table.view()
+    assert after["version"] == asked["version"] and after["state"] == asked["state"], "the match is untouched"
+    await table.control("gm_pause")
+    paused = await table.send(table.host, grant)
+    assert paused.status_code == 422, "resume play first"
+    await table.control("gm_resume")
+    assert (await table.control("gm_grant_reroll", seat=0)).status_code == 200
+
+
+async def test_the_gm_undoes_a_grant_and_decides_again(client, monkeypatch):
+    table, _, asked = await asked_for_a_reroll(client, monkeypatch)
+    granted = (await table.control("gm_grant_reroll", seat=0)).json()
+    undo = next(a for a in (await table.view(table.host))["legal_actions"] if a["type"] == "gm_undo")
+    assert undo["version"] == granted["version"], "the GM's decision is the move to undo"
+    assert (await table.send(table.host, undo)).status_code == 200
+    again = await table.view()
+    assert again["state"]["ranks_check"] == asked["state"]["ranks_check"] and again["to_act"] == []
+    assert (await table.control("gm_refuse_reroll", seat=0)).status_code == 200
+
+
+async def test_with_no_gm_the_player_rerolls_on_their_own(client, monkeypatch):
+    dice_for_a_reroll(monkeypatch, RANKS_CHECK)
+    host, guest = await new_player(client, "Han"), await new_player(client, "Greedo")
+    created = await client.post(
+        "/api/v1/matches",
+        json={"ruleset": "eote", "options": RANKS_CHECK, "seat": 0},
+        headers=host["headers"],
+    )
+    match_id = created.json()["id"]
+    await client.post(f"/api/v1/matches/{match_id}/join", headers=guest["headers"])
+    mine = await view(client, match_id, host)
+    choose = next(a for a in mine["legal_actions"] if a["type"] == "choose_difficulty")
+    await client.post(
+        f"/api/v1/matches/{match_id}/actions",
+        json={"action": choose, "version": mine["version"]},
+        headers=host["headers"],
+    )
+    offered = await view(client, match_id, host)
+    assert [a["type"] for a in game_actions(offered)] == ["reroll", "decline_reroll"]
+    rerolled = await client.post(
+        f"/api/v1/matches/{match_id}/actions",
+        json={"action": {"type": "reroll"}, "version": offered["version"]},
+        headers=host["headers"],
+    )
+    assert rerolled.status_code == 200 and rerolled.json()["events"][0] == {
+        "type": "reroll",
+        "seat": 0,
+        "rerolls": 1,
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from app.rules import registry
-from tests.api.helpers import view
+from tests.api.helpers import dice_for_a_reroll, view
 from tests.conftest import new_player
 
 
@@ -17,6 +17,39 @@ async def wait_for(client, match_id, done, player=None, limit_s: float = 180.0):
             return current
         await asyncio.sleep(0.1)
     raise AssertionError(f"the match did not get there: {current['status']} v{current['version']}")
+
+
+async def control(client, match_id, gm, kind, **fields):
+    """The GM sends their listed control of type ``kind`` (with these fields); it must apply."""
+    current = await view(client, match_id, gm)
+    action = next(
+        a
+        for a in current["legal_actions"]
+        if a["type"] == kind and all(a.get(k) == v for k, v in fields.items())
+    )
+    response = await client.post(
+        f"/api/v1/matches/{match_id}/actions",
+        json={"action": action, "version": current["version"]},
+        headers=gm["headers"],
+    )
+    assert response.status_code == 200, response.text
+
+
+async def bots_at_a_gms_table(client, gm, ruleset, bots, options=None) -> str:
+    """A GM-run match with a bot in each seat (``bots``: one bot id per seat), started."""
+    created = await client.post(
+        "/api/v1/matches",
+        json={
+            "ruleset": ruleset,
+            "options": options or {},
+            "seat": None,
+            "bots": [{"seat": seat, "bot": bot} for seat, bot in enumerate(bots)],
+        },
+        headers=gm["headers"],
+    )
+    assert created.status_code == 201, created.text
+    await control(client, created.json()["id"], gm, "gm_start")
+    return created.json()["id"]
 
 
 async def test_every_ruleset_has_three_levels(client):
@@ -84,27 +117,10 @@ async def test_seating_refusals_change_nothing(client):
 
 async def test_two_bots_play_a_match_to_the_end(client):
     gm = await new_player(client, "Dealer")
-    created = await client.post(
-        "/api/v1/matches",
-        json={
-            "ruleset": "courtier",
-            "seat": None,
-            "bots": [{"seat": 0, "bot": "courtier-club"}, {"seat": 1, "bot": "courtier-beginner"}],
-        },
-        headers=gm["headers"],
-    )
-    assert created.status_code == 201, created.text
-    match = created.json()
-    start = next(a for a in match["legal_actions"] if a["type"] == "gm_start")
-    started = await client.post(
-        f"/api/v1/matches/{match['id']}/actions",
-        json={"action": start, "version": match["version"]},
-        headers=gm["headers"],
-    )
-    assert started.status_code == 200, started.text
-    finished = await wait_for(client, match["id"], lambda v: v["status"] == "finished")
+    match_id = await bots_at_a_gms_table(client, gm, "courtier", ["courtier-club", "courtier-beginner"])
+    finished = await wait_for(client, match_id, lambda v: v["status"] == "finished")
     assert finished["result"]["reason"]
-    log = (await client.get(f"/api/v1/matches/{match['id']}/events")).json()["events"]
+    log = (await client.get(f"/api/v1/matches/{match_id}/events")).json()["events"]
     played = [e for e in log if e["seat"] is not None and e["action"]["type"] not in ("join",)]
     assert {e["seat"] for e in played} == {0, 1}
     assert all(e["action"]["type"] in ("move", "capture") for e in played)
@@ -120,28 +136,14 @@ async def test_a_gm_seats_a_bot_in_the_npc_seat(client):
         await client.post(f"/api/v1/matches/{match_id}/join", json={"seat": 0}, headers=player["headers"])
     ).status_code == 200
 
-    async def control(kind, **fields):
-        current = await view(client, match_id, gm)
-        action = next(
-            a
-            for a in current["legal_actions"]
-            if a["type"] == kind and all(a.get(k) == v for k, v in fields.items())
-        )
-        response = await client.post(
-            f"/api/v1/matches/{match_id}/actions",
-            json={"action": action, "version": current["version"]},
-            headers=gm["headers"],
-        )
-        assert response.status_code == 200, response.text
-
-    await control("gm_take_seat", seat=1)
+    await control(client, match_id, gm, "gm_take_seat", seat=1)
     seated = await client.post(
         f"/api/v1/matches/{match_id}/bots", json={"seat": 1, "bot": "simeone-club"}, headers=gm["headers"]
     )
     assert seated.status_code == 200, seated.text
     seat = seated.json()["seats"][1]
     assert seat["npc"] is False and seat["bot"]["id"] == "simeone-club"
-    await control("gm_start")
+    await control(client, match_id, gm, "gm_start")
     # Simeone's set-up alternates placements, Blue first: the human places, the bot answers.
     mine = await view(client, match_id, player)
     place = mine["legal_actions"][0]
@@ -157,3 +159,34 @@ async def test_a_gm_seats_a_bot_in_the_npc_seat(client):
     log = (await client.get(f"/api/v1/matches/{match_id}/events")).json()["events"]
     assert any(e["seat"] == 1 and e["action"]["type"] == "place" for e in log)
     assert answered["seats"][1]["player"]["name"] == "Club player bot"
+
+
+async def test_eote_bots_ask_the_gm_for_a_reroll_wait_for_the_answer_and_play_on(client, monkeypatch):
+    """GM-hosted eote with the initial ranks check: a bot whose check qualifies asks the
+    GM for the re-roll; no seat is to act until the GM decides, then the bots play on."""
+    options = {"initial_ranks_check": True, "turns_without_kill": 6}
+    dice_for_a_reroll(monkeypatch, options)
+    gm = await new_player(client, "Maz")
+    match_id = await bots_at_a_gms_table(client, gm, "eote", ["eote-club", "eote-master"], options)
+
+    def gm_asked(v):
+        return any(a["type"] == "gm_grant_reroll" for a in v["legal_actions"])
+
+    asked = await wait_for(client, match_id, lambda v: gm_asked(v) or v["status"] != "active", gm)
+    check = asked["state"]["ranks_check"]
+    assert asked["to_act"] == [] and check["seat"] == 0 and check["step"] == "asked"
+    await control(client, match_id, gm, "gm_grant_reroll")
+    decisions = 1
+    while (
+        current := await wait_for(client, match_id, lambda v: gm_asked(v) or v["status"] == "finished", gm)
+    )["status"] != "finished":
+        await control(client, match_id, gm, "gm_refuse_reroll")  # a bot asking again after the re-roll
+        decisions += 1
+    log = (await client.get(f"/api/v1/matches/{match_id}/events")).json()["events"]
+    kinds = [(e["seat"], e["action"]["type"]) for e in log]
+    first_ask = kinds.index((0, "ask_reroll"))
+    assert kinds[first_ask + 1] == (None, "gm_grant_reroll"), "nothing happened while the GM decided"
+    assert kinds.count((None, "gm_grant_reroll")) + kinds.count((None, "gm_refuse_reroll")) == decisions
+    assert sum(1 for seat, kind in kinds if seat is not None and kind == "ask_reroll") == decisions
+    assert {seat for seat, kind in kinds[first_ask + 2 :] if seat is not None} == {0, 1}, "the bots played on"
+    assert current["result"]["reason"]

@@ -166,3 +166,22 @@ def test_the_eote_bot_decides_the_same_whatever_the_hidden_setting():
         assert len(answers) == len(LEVELS)
         return
     pytest.fail("no setting step found")
+
+
+@pytest.mark.parametrize("level", ["club", "master"])
+def test_an_eote_bot_asks_the_gm_for_a_reroll_and_then_waits(level):
+    """GM-hosted: a failed check with 3 advantages (AA, A vs -, -) may be re-rolled if the
+    GM grants it; asking costs nothing, so the bot asks, and then no seat is to act."""
+    ruleset = registry()["eote"]
+    state, _ = ruleset.start(ruleset.options({"initial_ranks_check": True}), ScriptedDice([1], None), gm=True)
+    state, _ = ruleset.apply(
+        state, 0, {"type": "choose_difficulty", "difficulty": 2}, ScriptedDice([8, 5, 1, 1], None)
+    )
+    bot = all_bots()[f"eote-{level}"]
+    action = decide(bot, seat_knowledge(ruleset, state, 0), 0, seed=1, budget_s=BUDGET_S)
+    assert action["type"] == "ask_reroll"
+    asked, _ = ruleset.apply(state, 0, action, ScriptedDice([], None))
+    assert ruleset.to_act(asked) == [] and [a["type"] for a in ruleset.gm_actions(asked)] == [
+        "gm_grant_reroll",
+        "gm_refuse_reroll",
+    ]

@@ -16,6 +16,7 @@ from app.rules import registry
 from app.rules.base import COMMON_ACTION_TYPES, IllegalAction
 from app.rules.dice import Dice, verify_roll
 from app.rules.eote import Eote, EoteState, attack_pool, defence_pool, limit
+from app.rules.log import Entry, replay
 from app.rules.narrative_dice import Pool, symbols
 
 R = Eote()
@@ -526,17 +527,134 @@ def test_success_after_a_reroll_grants_the_chosen_difficulty():
     assert [a["attack"] for a in R.game_actions(state, 0)] == [0, 1, 2]
 
 
+def start_hosted(options=None, first=0) -> EoteState:
+    """A match a game master hosts (``Ruleset.start`` with ``gm``)."""
+    state, _ = R.start(R.options(options), Scripted([first + 1]), gm=True)
+    return state
+
+
+def test_with_no_gm_the_player_takes_the_reroll_themselves():
+    state = start({"initial_ranks_check": True})
+    state, _ = act(state, 0, {"type": "choose_difficulty", "difficulty": 2}, 8, 5, 1, 1)
+    assert [a["type"] for a in R.game_actions(state, 0)] == ["reroll", "decline_reroll"]
+    assert R.gm_actions(state) == [] and R.view(state, 0)["gm_decision"] is None
+
+
+def test_in_a_gm_hosted_match_the_gm_grants_the_reroll_the_player_asks_for():
+    """RULINGS §9: "In a GM-hosted match the GM decides to grant or refuse it": Average
+    (2), AA, A vs -, - fails with 3 advantages; the player asks; the GM grants; the
+    re-roll is upgraded once (1 difficulty + 1 challenge) and passes."""
+    state = start_hosted({"initial_ranks_check": True, "sheets": [{"name": "Han"}, {}]})
+    state, events = act(state, 0, {"type": "choose_difficulty", "difficulty": 2}, 8, 5, 1, 1)
+    assert events[-1] == {"type": "reroll_offered", "seat": 0}
+    assert [a["type"] for a in R.game_actions(state, 0)] == ["ask_reroll", "decline_reroll"]
+    with pytest.raises(IllegalAction):
+        R.apply(state, 0, {"type": "reroll"}, Scripted([]))  # not the player's to take alone
+    state, events = act(state, 0, {"type": "ask_reroll"})  # no die is rolled yet
+    assert events == [
+        {"type": "reroll_asked", "seat": 0, "text": "Han (Light) asked the game master for a re-roll"}
+    ]
+    assert R.to_act(state) == [] and R.game_actions(state, 0) == [] and R.game_actions(state, 1) == []
+    assert R.view(state, 1)["gm_decision"] == (
+        "Han (Light) asked for a re-roll: waiting for the game master to grant or refuse it"
+    )
+    grant, refuse = R.gm_actions(state)
+    assert (
+        grant["type"] == "gm_grant_reroll" and grant["seat"] == 0 and grant["label"].startswith("Grant Han")
+    )
+    assert refuse["type"] == "gm_refuse_reroll" and refuse["label"].startswith("Refuse Han")
+    dice = Scripted([4, 4, 1, 1])  # SS, SS vs -, -: a pass
+    state, events = R.apply_gm(state, R.find_gm(state, {"type": "gm_grant_reroll", "seat": 0}), dice)
+    assert not dice.faces
+    assert (
+        events[0]["type"] == "reroll_granted"
+        and events[0]["text"] == "The game master granted Han (Light) a re-roll"
+    )
+    assert events[1] == {"type": "reroll", "seat": 0, "rerolls": 1}
+    assert events[2]["pool"] == Pool(ability=2, difficulty=1, challenge=1).counts()
+    assert R.to_act(state) == [0] and [a["attack"] for a in R.game_actions(state, 0)] == [0, 1, 2]
+    assert R.gm_actions(state) == [] and R.view(state, 0)["gm_decision"] is None
+
+
+def test_in_a_gm_hosted_match_a_refused_reroll_leaves_the_roll_standing():
+    state = start_hosted({"initial_ranks_check": True})
+    state, _ = act(state, 0, {"type": "choose_difficulty", "difficulty": 2}, 8, 5, 1, 1)
+    state, _ = act(state, 0, {"type": "ask_reroll"})
+    state, events = R.apply_gm(state, R.find_gm(state, {"type": "gm_refuse_reroll", "seat": 0}), Scripted([]))
+    assert events[0] == {
+        "type": "reroll_refused",
+        "seat": 0,
+        "text": "The game master refused Light a re-roll",
+    }
+    assert events[1] == {"type": "ranks", "seat": 0, "attack": 0, "defence": 0, "reason": "re-roll refused"}
+    assert state.ranks.seat == 1 and state.ranks.rerolls == 0 and R.to_act(state) == [1]
+    assert (state.sides[0].attack_ranks, state.sides[0].defence_ranks) == (0, 0)
+    with pytest.raises(IllegalAction):  # decided once: nothing left for the GM
+        R.find_gm(state, {"type": "gm_grant_reroll", "seat": 0})
+
+
+def test_a_gm_hosted_player_may_still_decline_without_asking():
+    state = start_hosted({"initial_ranks_check": True})
+    state, _ = act(state, 0, {"type": "choose_difficulty", "difficulty": 2}, 8, 5, 1, 1)
+    state, events = act(state, 0, {"type": "decline_reroll"})
+    assert events[0]["reason"] == "re-roll declined" and R.to_act(state) == [1] and R.gm_actions(state) == []
+
+
+def test_the_gm_has_nothing_to_decide_before_a_reroll_is_asked_for():
+    state = start_hosted({"initial_ranks_check": True})
+    assert R.gm_actions(state) == []
+    with pytest.raises(IllegalAction):
+        R.find_gm(state, {"type": "gm_grant_reroll", "seat": 0})
+    state, _ = act(state, 0, {"type": "choose_difficulty", "difficulty": 2}, 8, 5, 1, 1)
+    assert R.gm_actions(state) == []  # offered, not yet asked
+
+
+def test_a_gms_decision_replays_from_the_log_and_an_undo_takes_it_back():
+    options = {"initial_ranks_check": True}
+    seed = next(s for s in range(500) if _qualifies(s, options))
+    dice = Dice(seed.to_bytes(32, "big"))
+    entries = [Entry(1, None, {"type": "start", "gm": True}, dice_from=0)]
+    state, _ = R.start(R.options(options), dice, gm=True)
+    for version, (seat, action) in enumerate(
+        [(0, {"type": "choose_difficulty", "difficulty": 5}), (0, {"type": "ask_reroll"})], start=2
+    ):
+        entries.append(Entry(version, seat, action, dice_from=dice.count))
+        state, _ = R.apply(state, seat, action, dice)
+    entries.append(Entry(4, None, {"type": "gm_grant_reroll", "seat": 0}, dice_from=dice.count))
+    state, events = R.apply_gm(state, R.find_gm(state, entries[-1].action), dice)
+    assert events[1]["type"] == "reroll" and events[2]["type"] == "roll"
+    seed_hex = seed.to_bytes(32, "big").hex()
+    assert R.dump_state(replay(R, options, seed_hex, entries)) == R.dump_state(state)
+    undone = replay(R, options, seed_hex, [*entries, Entry(5, None, {"type": "gm_undo", "version": 4})])
+    assert undone.ranks.step == "asked" and undone.ranks.rerolls == 0
+    assert [a["type"] for a in R.gm_actions(undone)] == ["gm_grant_reroll", "gm_refuse_reroll"]
+
+
+def _qualifies(seed: int, options) -> bool:
+    """Whether seat 0's Formidable (5) check with the dice of ``seed`` offers a re-roll."""
+    dice = Dice(seed.to_bytes(32, "big"))
+    state, _ = R.start(R.options(options), dice, gm=True)
+    state, _ = R.apply(state, 0, {"type": "choose_difficulty", "difficulty": 5}, dice)
+    return state.ranks.seat == 0 and state.ranks.step == "reroll"
+
+
 # --- the whole game --------------------------------------------------------------------------
 
 
-def _random_game(seed, options):
+def _random_game(seed, options, gm=False):
     rng = random.Random(seed)
     dice = Dice(seed.to_bytes(32, "big"))
-    state, events = R.new_game(R.options(options), dice)
+    state, events = R.start(R.options(options), dice, gm)
     log, all_events = [], list(events)
     for _ in range(5000):
         if R.outcome(state) is not None:
             break
+        if not R.to_act(state):  # a GM-hosted match waits for the GM's decision
+            decision = rng.choice(R.gm_actions(state))
+            state, events = R.apply_gm(state, decision, dice)
+            log.append((None, decision, events))
+            all_events += events
+            continue
         seat = rng.choice(R.to_act(state))
         legal = R.legal_actions(state, seat)
         assert len(legal) < 300
@@ -549,8 +667,9 @@ def _random_game(seed, options):
     return state, log, all_events
 
 
+@pytest.mark.parametrize("gm", [False, True], ids=["no GM", "GM-hosted"])
 @pytest.mark.parametrize("seed", range(25))
-def test_random_play_with_options_on_reaches_an_end_and_replays(seed):
+def test_random_play_with_options_on_reaches_an_end_and_replays(seed, gm):
     options = {
         "initial_ranks_check": True,
         "turns_without_kill": 40,
@@ -564,7 +683,7 @@ def test_random_play_with_options_on_reaches_an_end_and_replays(seed):
             {"willpower": 4, "presence": 1 + seed % 3, "dejarik_attack": 2, "strain_threshold": 3},
         ],
     }
-    state, log, events = _random_game(seed, options)
+    state, log, events = _random_game(seed, options, gm)
     assert R.outcome(state) is not None
     seed_bytes = seed.to_bytes(32, "big")
     for roll in (e for e in events if e["type"] == "roll"):
@@ -573,11 +692,14 @@ def test_random_play_with_options_on_reaches_an_end_and_replays(seed):
             if "kind" in d:
                 assert d["symbols"] == symbols(d["kind"], d["face"])
     dice = Dice(seed_bytes)
-    replay, _ = R.new_game(R.options(options), dice)
+    again, _ = R.start(R.options(options), dice, gm)
     for seat, action, expected in log:
-        replay, got = R.apply(replay, seat, action, dice)
+        if seat is None:
+            again, got = R.apply_gm(again, R.find_gm(again, action), dice)
+        else:
+            again, got = R.apply(again, seat, action, dice)
         assert got == expected
-    assert R.dump_state(replay) == R.dump_state(state)
+    assert R.dump_state(again) == R.dump_state(state)
 
 
 def test_random_play_ends_in_every_way():

@@ -86,7 +86,11 @@ export function stepWords(view) {
   switch (state.step) {
     case "ranks": {
       const check = state.ranks_check || {};
-      if (check.step === "reroll") return ["Initial ranks check", `${who} decide${s} whether to take the re-roll the GM grants.`];
+      if (check.step === "reroll") {
+        const take = state.gm_hosted ? "ask the game master for a re-roll" : "re-roll";
+        return ["Initial ranks check", `${who} decide${s} whether to ${take}.`];
+      }
+      if (check.step === "asked") return ["Initial ranks check", `${state.gm_decision}.`];
       if (check.step === "split") return ["Initial ranks check", `${who} split${s} ${plural(check.difficulty, "rank")} between Dejarik Attack and Defence.`];
       return ["Initial ranks check", `${who} choose${s} the difficulty of the Knowledge (Core Worlds) check.`];
     }
@@ -224,14 +228,14 @@ function rollSection(view) {
     dice.appendChild(node);
   }
   const result = roll.purpose === "round" && state.last_result && state.last_result.round === roll.round ? state.last_result : null;
-  section.append(
+  section.append(...[
     h("h3", {}, "Latest roll"),
     h("p", { class: "roll-about" }, rollTitle(view, roll)),
     h("p", { class: "pool-words" }, `Pool: ${poolWords(roll.pool)}`),
     dice,
     h("div", { class: "net-line" }, h("span", { class: "net-label" }, "Net result:"), netChips(roll.net)),
     result ? h("p", { class: "round-result", "data-loser": result.loser ?? "none", "data-lost": result.lost }, resultWords(view, result)) : null,
-  );
+  ].filter(Boolean));  // DOM append writes a null as the text "null"
   return section;
 }
 
@@ -339,7 +343,9 @@ function eoteWords(store, event) {
     case "refill": return "Both active piles were empty: the inactive piles became active";
     case "ranks_check": return `${who(event.seat)} makes the initial ranks check`;
     case "ranks_check_passed": return `${who(event.seat)} passed the check: ${plural(event.ranks, "rank")} to split`;
-    case "reroll_offered": return `${who(event.seat)} may take a re-roll`;
+    case "reroll_offered": return `${who(event.seat)} may ${view.state && view.state.gm_hosted ? "ask the game master for" : "take"} a re-roll`;
+    // A re-roll asked of the game master, granted or refused: the server's words.
+    case "reroll_asked": case "reroll_granted": case "reroll_refused": return event.text || null;
     case "reroll": return `${who(event.seat)} re-rolls (upgraded ${plural(event.rerolls, "time")})`;
     case "ranks": return `${who(event.seat)} has Dejarik Attack ${event.attack}, Defence ${event.defence}${event.reason ? ` (${event.reason})` : ""}`;
     default: return null;
