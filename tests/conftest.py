@@ -15,6 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -23,6 +24,7 @@ import uvicorn
 
 from app.config import Settings
 from app.main import create_app
+from app.models import utcnow
 
 POSTGRES_ADMIN = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -127,6 +129,25 @@ async def new_player(client: httpx.AsyncClient, name: str) -> dict[str, str]:
     player = response.json()
     player["headers"] = {"Authorization": f"Bearer {player['token']}"}
     return player
+
+
+class SkewedClock:
+    """The real time, moved on by ``skew``."""
+
+    def __init__(self) -> None:
+        self.skew = timedelta()
+
+    def __call__(self) -> datetime:
+        return utcnow() + self.skew
+
+
+@pytest.fixture
+def server_clock(live_server):
+    """The live server's clock, to move on (``server_clock.skew``) instead of waiting."""
+    app = live_server.server.config.app
+    clock = app.state.now = SkewedClock()
+    yield clock
+    app.state.now = utcnow
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

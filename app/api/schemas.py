@@ -2,7 +2,8 @@
 
 ``/openapi.json`` is generated from these, and ``/asyncapi.json`` shares them (the
 websocket's frames are these views). A ruleset's ``state`` and the objects of
-``legal_actions`` stay open objects here; ``GET /api/v1/rulesets/{id}`` describes them.
+``legal_actions`` stay open objects here; ``GET /api/v1/rulesets/{id}`` publishes their
+JSON Schemas (``state_schema``, ``actions_schema``, from ``app/rules/contract.py``).
 Field names are exactly those the services put in their views.
 """
 
@@ -11,14 +12,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
+from app.rules.contract import Die, NetSymbols, Odds, OddsOutcome, Open, RollEvent
 
-class Open(BaseModel):
-    """A model that keeps fields it does not name: a ruleset's own context, and fields
-    added later (the contract: add fields freely, never remove or rename)."""
-
-    model_config = ConfigDict(extra="allow")
+__all__ = ["Die", "NetSymbols", "Odds", "OddsOutcome", "RollEvent"]  # shared with the rulesets
 
 
 # --- players -------------------------------------------------------------------------
@@ -29,50 +27,7 @@ class PlayerRef(BaseModel):
     name: str
 
 
-# --- dice and events -------------------------------------------------------------------
-
-
-class Die(Open):
-    """One die of the match's seeded source (docs/dice.md): die number ``n`` with
-    ``sides`` sides showed ``face``."""
-
-    n: int = Field(ge=0, description="The die's number in the match: 0, 1, 2, … in the order drawn.")
-    sides: int = Field(ge=1)
-    face: int = Field(ge=1, description="1 … sides.")
-    kind: str | None = Field(None, description="Narrative dice (eote): the die's kind, e.g. 'proficiency'.")
-    symbols: list[str] | None = Field(None, description="Narrative dice (eote): the symbols on the face.")
-
-
-class NetSymbols(BaseModel):
-    """A narrative roll's net result: successes (negative: net failures), advantages
-    (negative: net threats), and the triumphs and despairs, which never cancel."""
-
-    success: int
-    advantage: int
-    triumph: int
-    despair: int
-
-
-class RollEvent(Open):
-    """Dice rolled by the server. Numeric rolls carry ``bonus`` and ``total`` (bonus
-    plus every face); narrative rolls (eote) carry ``pool``, ``tally`` and ``net``;
-    shuffles (a deal) carry ``shuffled``."""
-
-    type: Literal["roll"]
-    purpose: str = Field(description="What the roll decides: 'attack', 'first player', 'deal', …")
-    dice: list[Die]
-    seat: int | None = Field(None, description="The seat the roll is for, when it is one seat's.")
-    piece: str | None = Field(None, description="The piece the roll is for, when it is one piece's.")
-    bonus: int | None = Field(None, description="Numeric rolls: a flat number added to the faces (a rating).")
-    total: int | None = Field(None, description="Numeric rolls: bonus plus the sum of the faces.")
-    pool: dict[str, int] | None = Field(None, description="Narrative rolls: how many dice of each kind.")
-    tally: dict[str, int] | None = Field(None, description="Narrative rolls: every symbol shown, counted.")
-    net: NetSymbols | None = Field(None, description="Narrative rolls: the net result.")
-    shuffled: list[Any] | None = Field(
-        None,
-        description="Shuffles (a deal): the items before the shuffle; the dice are its Fisher–Yates "
-        "draws, sides n, n-1, …, 2 (docs/dice.md).",
-    )
+# --- dice and events: the roll event is the rulesets' own (app/rules/contract.py) ----------
 
 
 GAME_EVENT_TYPES = (
@@ -101,23 +56,6 @@ class GameEvent(Open):
 
 
 Event = Annotated[RollEvent | GameEvent, Field(discriminator="type")]
-
-
-# --- odds -------------------------------------------------------------------------------
-
-
-class OddsOutcome(BaseModel):
-    key: str = Field(description="What happens, for programs: 'kill', 'push', 'counter-push', …")
-    probability: float = Field(ge=0, le=1, description="The exact fraction as a number (4 places).")
-    exact: str = Field(description="The exact probability as a fraction, e.g. '3/16'.")
-    text: str = Field(description="What happens, in words a client can show as they are.")
-
-
-class Odds(BaseModel):
-    """The chances of an attack's outcomes (on an attack in ``legal_actions``); the
-    probabilities sum to exactly 1."""
-
-    outcomes: list[OddsOutcome]
 
 
 # --- matches ------------------------------------------------------------------------------
@@ -184,10 +122,14 @@ class MatchView(Open):
     host: PlayerRef | None
     you: You
     to_act: list[int] = Field(description="The seats whose decision the match waits for.")
-    state: dict[str, Any] = Field(description="The ruleset's state as the caller may see it.")
+    state: dict[str, Any] = Field(
+        description="The ruleset's state as the caller may see it: its JSON Schema is the "
+        "ruleset's state_schema (GET /api/v1/rulesets/{id}); {} before the match starts."
+    )
     legal_actions: list[dict[str, Any]] = Field(
-        description="The caller's legal actions now: send one back verbatim. An attack may carry "
-        "'odds' (the Odds schema) and any action a 'label' for people."
+        description="The caller's legal actions now: send one back verbatim. Each is one variant "
+        "of the ruleset's actions_schema (GET /api/v1/rulesets/{id}): an attack may carry 'odds' "
+        "(the Odds schema) and any action a 'label' for people."
     )
     result: Result | None
     paused: bool
@@ -262,6 +204,17 @@ class RulesetInfo(Open):
     seat_names: list[str]
     view_kind: str = Field(description="How the browser draws the state ('board', 'eote', …).")
     options: dict[str, Any] = Field(description="JSON Schema of the match options, defaults included.")
+    actions_schema: dict[str, Any] = Field(
+        description="JSON Schema (draft 2020-12) of one action a client may send in a match of this "
+        "ruleset: one variant per 'type' (the discriminator), with its fields, which are required, "
+        "and the pieces and spaces each may name. Every entry of a match view's legal_actions "
+        "validates against it; the GM's controls (gm_…) included."
+    )
+    state_schema: dict[str, Any] = Field(
+        description="JSON Schema (draft 2020-12) of the match view's 'state' once the match has "
+        "started ({} before), as any seat or a spectator sees it in this ruleset. Closed: it names "
+        "every field the server sends."
+    )
 
 
 # --- the websocket's frames (/asyncapi.json) ---------------------------------------------------

@@ -15,10 +15,13 @@ explaining why an action is refused.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from app.rules import contract
+from app.rules.contract import COMMON_ACTIONS, ActionModel, GameView
 from app.rules.dice import Dice
 
 Action = dict[str, Any]
@@ -122,6 +125,11 @@ class Ruleset(ABC, Generic[S]):
     sent back is matched with these left out."""
     gm_action_types: ClassVar[frozenset[str]] = frozenset()
     """The ``gm_…`` decisions this ruleset leaves to a game master (:meth:`gm_actions`)."""
+    action_models: ClassVar[tuple[type[ActionModel], ...]] = ()
+    """The game's own actions, one pydantic model per ``type``: published, with the
+    actions every ruleset has, as ``actions_schema`` (app/rules/contract.py)."""
+    view_model: ClassVar[type[GameView]] = GameView
+    """The pydantic model of :meth:`view`, published as ``state_schema``."""
 
     # --- the game itself, written by each ruleset -------------------------------
 
@@ -285,6 +293,16 @@ class Ruleset(ABC, Generic[S]):
             "draw_offer": state.draw_offer,
             "quiet_turns": state.quiet_turns,
         }
+
+    def actions_schema(self, extra: Iterable[type[BaseModel]] = ()) -> dict[str, Any]:
+        """The JSON Schema of an action of this ruleset: its game's, every ruleset's
+        (resign, draws, claiming the win on time) and ``extra`` (the GM's controls)."""
+        models = (*self.action_models, *COMMON_ACTIONS, *extra)
+        return contract.actions_schema(f"{self.name}: an action", models)
+
+    def state_schema(self) -> dict[str, Any]:
+        """The JSON Schema of :meth:`view`."""
+        return contract.state_schema(f"{self.name}: the state as a seat sees it", self.view_model)
 
     def secrets(self, state: S, seat: int | None) -> list[Any]:
         """Values in ``state`` that ``seat`` must not see (hidden choices, face-down

@@ -27,11 +27,13 @@ from pydantic import BaseModel, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 
 KING_SPACE = {0: "A3", 1: "A9"}
 COLOURS = ("blue", "red")
 LEGEND = {"king": {"name": "King"}, "guard": {"name": "Guard"}}
+Kind = Literal["king", "guard"]
 
 
 class CourtierOptions(BaseOptions):
@@ -42,29 +44,10 @@ class CourtierOptions(BaseOptions):
 
 class CourtierPiece(BaseModel):
     id: str
-    kind: Literal["king", "guard"]
+    kind: Kind
     owner: int
     at: str | None
     """``None`` once captured."""
-
-
-class PendingCapture(BaseModel):
-    """A move that could capture several pieces, waiting for the mover's choice."""
-
-    seat: int
-    piece: str
-    options: list[str]
-
-
-class CourtierState(GameState):
-    options: CourtierOptions
-    pieces: dict[str, CourtierPiece]
-    turn: int = 0
-    turn_number: int = 1
-    pending: PendingCapture | None = None
-    positions: dict[str, int] = Field(default_factory=dict)
-    """How often each position (with the player to move) has stood since the last
-    capture; a capture makes earlier positions unreachable."""
 
 
 def starting_pieces() -> dict[str, CourtierPiece]:
@@ -83,6 +66,76 @@ def starting_pieces() -> dict[str, CourtierPiece]:
     return pieces
 
 
+PieceId = Literal[tuple(starting_pieces())]  # type: ignore[valid-type]
+"""``blue-king``, ``blue-guard-1`` … ``blue-guard-5``, ``red-king``, ``red-guard-1`` …"""
+
+
+class PendingCapture(Closed):
+    """A move that could capture several pieces, waiting for the mover's choice."""
+
+    seat: Seat
+    piece: PieceId = Field(description="The piece that moved.")
+    options: list[PieceId] = Field(description="The pieces it may capture; one is chosen.")
+
+
+class CourtierState(GameState):
+    options: CourtierOptions
+    pieces: dict[str, CourtierPiece]
+    turn: int = 0
+    turn_number: int = 1
+    pending: PendingCapture | None = None
+    positions: dict[str, int] = Field(default_factory=dict)
+    """How often each position (with the player to move) has stood since the last
+    capture; a capture makes earlier positions unreachable."""
+
+
+# --- the published contract: actions and the view (GET /api/v1/rulesets/{id}) ----------
+
+
+class Move(ActionModel):
+    """One step of one piece to an empty orthogonal neighbour."""
+
+    type: Literal["move"]
+    piece: PieceId
+    to: Space
+
+
+class Capture(ActionModel):
+    """After a move that could capture several pieces: the one it captures."""
+
+    type: Literal["capture"]
+    piece: PieceId
+
+
+class PieceOff(Closed):
+    id: PieceId
+    kind: Kind
+    owner: Seat
+
+
+class PieceView(PieceOff):
+    at: Space
+
+
+class Name(Closed):
+    name: str
+
+
+class CourtierView(GameView):
+    pieces: list[PieceView] = Field(description="The pieces on the board.")
+    captured: list[PieceOff]
+    turn: Seat
+    turn_number: int = Field(ge=1)
+    pending_capture: PendingCapture | None = Field(description="A capture the mover must choose, if any.")
+    repetitions: int | None = Field(
+        description="How often this position has stood with this player to move (null while a capture "
+        "is chosen); the third time is a draw."
+    )
+    first: Literal["blue", "random"] = Field(description="The option: who moved first.")
+    legend: dict[Kind, Name]
+    turns_without_kill: int = Field(description="The option: quiet turns that end the match in a draw.")
+
+
 class Courtier(Ruleset[CourtierState]):
     id: ClassVar[str] = "courtier"
     name: ClassVar[str] = "Courtier"
@@ -93,6 +146,8 @@ class Courtier(Ruleset[CourtierState]):
     seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Red")
     options_schema: ClassVar[type[BaseOptions]] = CourtierOptions
     state_type: ClassVar[type[GameState]] = CourtierState
+    action_models: ClassVar[tuple[type[ActionModel], ...]] = (Move, Capture)
+    view_model: ClassVar[type[GameView]] = CourtierView
 
     def new_game(self, options: BaseOptions, dice: Dice) -> tuple[CourtierState, list[Event]]:
         assert isinstance(options, CourtierOptions)

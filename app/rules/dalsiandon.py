@@ -25,9 +25,10 @@ from pydantic import BaseModel, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState
+from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.creatures import secondary_die
 from app.rules.dice import Dice
-from app.rules.kelly import ACTIONS_PER_TURN, Kelly, KellyState, Piece, Pool
+from app.rules.kelly import ACTIONS_PER_TURN, CreatureId, DiceView, Kelly, KellyState, Piece, Pool
 from app.rules.odds import KELLY_WORDS, attack_odds, death_push, odds_for
 
 DEATH_PUSH_WORDS = {
@@ -74,15 +75,12 @@ class DalsiandonOptions(BaseOptions):
     )
 
 
-class DraftRoll(BaseModel):
+class DraftRoll(Closed):
     """One simultaneous draft roll as the view shows it."""
 
-    faces: list[int | None]
-    """Each seat's standing face (``None`` before its first roll)."""
-    rolled: list[int]
-    """The seats that rolled this time (one seat alone rerolls a taken creature)."""
-    outcome: str
-    """``drafted``, ``tie``, ``taken``, ``miss`` or ``choice``."""
+    faces: list[int | None] = Field(description="Each seat's standing d8 face (null before its first roll).")
+    rolled: list[Seat] = Field(description="The seats that rolled this time.")
+    outcome: Literal["drafted", "tie", "taken", "miss", "choice"]
 
 
 class Draft(BaseModel):
@@ -98,21 +96,20 @@ class Draft(BaseModel):
     deferred: bool = False
 
 
-class Setup(BaseModel):
-    rolls: list[list[int]] = Field(default_factory=list)
-    """Each pair of d10 faces [seat 0, seat 1]; the last pair decided."""
-    higher: int
-    first_arranger: int
-    arranging: int | None
-    first_mover: int | None
-    """``None`` until the higher roller has chosen (``nowhere_is_safe``)."""
+class Setup(Closed):
+    rolls: list[list[int]] = Field(
+        default_factory=list, description="Each pair of d10 faces [seat 0, seat 1]; the last pair decided."
+    )
+    higher: Seat = Field(description="The higher roller.")
+    first_arranger: Seat
+    arranging: Seat | None = Field(description="The seat placing its creatures now, if any.")
+    first_mover: Seat | None = Field(description="Null until the higher roller has chosen (nowhere_is_safe).")
 
 
-class CombatRay(BaseModel):
+class CombatRay(Closed):
     ring: Literal["C", "B", "A"]
-    ray: int | None
-    spaces: list[str]
-    """Every attack must involve a piece on one of these spaces."""
+    ray: int | None = Field(ge=1, le=12)
+    spaces: list[Space] = Field(description="Every attack must involve a piece on one of these spaces.")
 
 
 Phase = Literal["draft", "order", "arrange", "play"]
@@ -131,6 +128,70 @@ class DalsiandonState(KellyState):
     combat_ray: CombatRay | None = None
 
 
+# --- the published contract: actions and the view (GET /api/v1/rulesets/{id}) ----------
+
+
+class DraftChoice(ActionModel):
+    """Choose one of the last two creatures of the draft (the other goes to the other seat)."""
+
+    type: Literal["draft"]
+    creature: CreatureId
+
+
+class Defer(ActionModel):
+    """Let the other player choose from the last two creatures."""
+
+    type: Literal["defer"]
+
+
+class ChooseOrder(ActionModel):
+    """The higher setup roller chooses to move first or second (nowhere_is_safe)."""
+
+    type: Literal["choose_order"]
+    move: Literal["first", "second"]
+
+
+class Place(ActionModel):
+    """Place one of your creatures on one of your empty home spaces."""
+
+    type: Literal["place"]
+    piece: CreatureId
+    to: Literal[(*board.HOME[0], *board.HOME[1])]  # type: ignore[valid-type]
+
+
+class DraftNumber(Closed):
+    number: int = Field(ge=1, le=len(DRAFT_NUMBERS))
+    kind: CreatureId
+    name: str
+    taken_by: Seat | None
+
+
+class DraftView(Closed):
+    numbers: list[DraftNumber] = Field(description="The creatures by draft number.")
+    rolls: list[DraftRoll]
+    misses: int = Field(description="Final-round rolls in a row that missed both last creatures.")
+    chooser: Seat | None = Field(description="The seat that must choose one of the last two creatures.")
+    deferred: bool
+
+
+class Cycle(Closed):
+    used: list[list[CreatureId]] = Field(description="Per seat: the creatures used in its current cycle.")
+    done: list[bool] = Field(description="Per seat: a cycle completed since the last ray roll.")
+
+
+class DalsiandonView(DiceView):
+    phase: Phase
+    options: DalsiandonOptions
+    safe_zone: list[Space] = Field(description="Spaces no attack may go into or out of.")
+    attack_must_involve: list[Space] | None = Field(description="king_of_the_center: the core.")
+    combat_ray: CombatRay | None = Field(description="rays_of_death: the ray every attack must involve.")
+    cycle: Cycle | None = Field(description="rays_of_death: each seat's cycle.")
+    teams: list[list[CreatureId]] = Field(description="Per seat: its creatures, drafted or dealt.")
+    unplaced: list[list[CreatureId]] = Field(description="Per seat: its creatures not yet placed.")
+    draft: DraftView | None
+    setup: Setup | None
+
+
 class Dalsiandon(Kelly):
     id: ClassVar[str] = "dalsiandon"
     name: ClassVar[str] = "Dejarik (DalsianDon)"
@@ -140,6 +201,10 @@ class Dalsiandon(Kelly):
     )
     options_schema: ClassVar[type[BaseOptions]] = DalsiandonOptions
     state_type: ClassVar[type[GameState]] = DalsiandonState
+    action_models: ClassVar[tuple[type[ActionModel], ...]] = (
+        *Kelly.action_models, DraftChoice, Defer, ChooseOrder, Place,
+    )  # fmt: skip
+    view_model: ClassVar[type[GameView]] = DalsiandonView
 
     # --- combat ------------------------------------------------------------------
 

@@ -29,15 +29,17 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.rules.base import Action, BaseOptions, Event, GameState, JsonOptions, Outcome, Ruleset
+from app.rules.contract import ActionModel, Closed, GameView, NetSymbols, RollEvent, Seat
 from app.rules.dice import Dice
-from app.rules.narrative_dice import Pool, opposition_pool, roll_pool, skill_pool
+from app.rules.narrative_dice import KINDS, Pool, opposition_pool, roll_pool, skill_pool
 
 PIECES = 4
 PRIMARY, SECONDARY = "primary", "secondary"
-MODES = (PRIMARY, SECONDARY)
+Mode = Literal["primary", "secondary"]
+MODES: tuple[Mode, ...] = (PRIMARY, SECONDARY)
 DIFFICULTY_NAMES = {1: "Easy", 2: "Average", 3: "Difficult", 4: "Daunting", 5: "Formidable"}
 
 
@@ -135,23 +137,22 @@ class Side(BaseModel):
 EffectKind = Literal["boost", "setback", "upgrade_attack", "upgrade_defence", "sets_first", "adjust_set"]
 
 
-class Effect(BaseModel):
+class Effect(Closed):
     """An effect bought with advantages or threats that applies in a later round."""
 
     kind: EffectKind
-    seat: int
-    """Whose roll (or setting, or choice) it changes: the attacking seat for boost,
-    setback and upgrade_attack, the defending seat for upgrade_defence, the seat
-    that sets first, the seat that may adjust."""
-    round: int
-    source: str
-    """What paid for it: "1 advantage", "triumph", "3 threats" …"""
-    by: int
-    """The seat that spent it."""
+    seat: Seat = Field(
+        description="Whose roll (or setting, or choice) it changes: the attacking seat for boost, setback "
+        "and upgrade_attack, the defending seat for upgrade_defence, the seat that sets first, the seat "
+        "that may adjust."
+    )
+    round: int = Field(description="The round it applies in.")
+    source: str = Field(description="What paid for it: '1 advantage', 'triumph', '3 threats' …")
+    by: Seat = Field(description="The seat that spent it.")
 
 
-class RanksCheck(BaseModel):
-    seat: int
+class RanksCheck(Closed):
+    seat: Seat
     step: Literal["difficulty", "reroll", "asked", "split"] = "difficulty"
     """``reroll``: the roll qualifies for a re-roll; ``asked``: the player asked the GM
     for it (a GM-hosted match), who grants or refuses it."""
@@ -159,18 +160,18 @@ class RanksCheck(BaseModel):
     rerolls: int = 0
 
 
-class Spending(BaseModel):
+class Spending(Closed):
     """One character spending their advantages (the attacker) or threats (the defender)."""
 
-    seat: int
+    seat: Seat
     currency: Literal["advantage", "threat"]
-    total: int
-    """Net advantages or threats rolled: the Limit Rule's base."""
+    total: int = Field(description="Net advantages or threats rolled: the Limit Rule's base.")
     left: int
-    specials_left: int
-    """Triumphs (attacker) or despairs (defender) not yet spent."""
-    used: dict[str, int] = Field(default_factory=dict)
-    """Applications of each effect paid with advantages or threats (for the Limit Rule)."""
+    specials_left: int = Field(description="Triumphs (attacker) or despairs (defender) not yet spent.")
+    used: dict[str, int] = Field(
+        default_factory=dict,
+        description="Applications of each effect paid with advantages or threats (for the Limit Rule).",
+    )
 
 
 Step = Literal["ranks", "setting", "adjust", "defence", "attack", "spend"]
@@ -252,6 +253,178 @@ def limit(total: int) -> int:
     return math.ceil(total / 2)
 
 
+# --- the published contract: actions and the view (GET /api/v1/rulesets/{id}) ----------
+
+EffectId = Literal[tuple(ADVANTAGE_EFFECTS | THREAT_EFFECTS)]  # type: ignore[valid-type]
+
+
+class ChooseDifficulty(ActionModel):
+    """Initial ranks check: the difficulty to roll against, and the ranks a success gives."""
+
+    type: Literal["choose_difficulty"]
+    difficulty: int = Field(ge=1, le=5)
+
+
+class Reroll(ActionModel):
+    """Initial ranks check: take the re-roll granted (at an upgraded difficulty)."""
+
+    type: Literal["reroll"]
+
+
+class DeclineReroll(ActionModel):
+    """Initial ranks check: decline the re-roll, and have no Dejarik ranks."""
+
+    type: Literal["decline_reroll"]
+
+
+class SplitRanks(ActionModel):
+    """Initial ranks check passed: split the ranks won between attack and defence."""
+
+    type: Literal["split_ranks"]
+    attack: int = Field(ge=0, le=5)
+    defence: int = Field(ge=0, le=5)
+
+
+class SetPiece(ActionModel):
+    """Choose one more active piece to set (hidden until done_setting)."""
+
+    type: Literal["set_piece"]
+
+
+class UnsetPiece(ActionModel):
+    """Take back one piece chosen to set."""
+
+    type: Literal["unset_piece"]
+
+
+class DoneSetting(ActionModel):
+    """Confirm the pieces chosen: they are set, and everyone sees how many."""
+
+    type: Literal["done_setting"]
+
+
+class AdjustSet(ActionModel):
+    """3 threats spent last round: add one of the defender's active pieces to their set,
+    remove one of their set pieces, or leave them."""
+
+    type: Literal["adjust_set"]
+    change: Literal["add", "remove", "none"]
+
+
+class Defence(ActionModel):
+    """The defender announces a primary (Cunning, ranks) or secondary (Presence) defence."""
+
+    type: Literal["defence"]
+    mode: Mode
+
+
+class Attack(ActionModel):
+    """The attacker announces a primary (Intellect, ranks) or secondary (Willpower) attack,
+    and rolls."""
+
+    type: Literal["attack"]
+    mode: Mode
+
+
+class SpendEffect(ActionModel):
+    """Spend advantages (attacker) or threats (defender) on an effect, or a triumph or a
+    despair on one; one effect at a time."""
+
+    type: Literal["spend"]
+    effect: EffectId
+    pay: Literal["advantage", "threat", "triumph", "despair"]
+
+
+class Done(ActionModel):
+    """Done spending."""
+
+    type: Literal["done"]
+
+
+Piles = dict[Literal["active", "inactive", "set"], int]
+PoolCounts = dict[Literal[KINDS], int]  # type: ignore[valid-type]
+"""How many dice of each kind: ability, proficiency, boost, difficulty, challenge, setback."""
+
+
+class CharacterView(Closed):
+    seat: Seat
+    name: str
+    sheet: Sheet
+    attack_ranks: int = Field(description="Dejarik Attack ranks in use.")
+    defence_ranks: int = Field(description="Dejarik Defence ranks in use.")
+    strain: int
+    strain_threshold: int
+    piles: Piles = Field(description="Pieces in each pile.")
+    pieces: int = Field(description="Pieces left in all piles.")
+    lost: int = Field(description="Pieces lost.")
+
+
+class Setting(Closed):
+    seat: Seat = Field(description="The seat setting pieces now.")
+    chosen: int | None = Field(description="Pieces chosen so far: shown to the setter only, else null.")
+
+
+class PendingEffect(Effect):
+    text: str
+
+
+class PendingAdjustment(Closed):
+    """This round's attacker may add or remove the defender's set pieces after setting."""
+
+    kind: Literal["adjust_set"]
+    seat: Seat
+    round: int
+    count: int
+    text: str
+
+
+class RoundResult(Closed):
+    """The last round's outcome: net successes kill the defender's set pieces, net
+    failures the attacker's."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+
+    type: Literal["round_result"]
+    round: int
+    net: NetSymbols
+    loser: Seat | None
+    lost: int
+    pile: Literal["set", "inactive", "active"] = Field(
+        None, description="The pile the loser lost from (absent when nobody lost)."
+    )
+
+
+class EoteView(GameView):
+    round: int = Field(ge=0, description="0 before the first round (the initial ranks check).")
+    step: Step | Literal["over"] = Field(description="What the table waits for.")
+    attacker: Seat | None = Field(description="This round's attacker (null before the first round).")
+    defender: Seat | None
+    first_attacker: Seat
+    gm_hosted: bool = Field(
+        description="A game master hosts the match: a re-roll of the ranks is asked of the GM."
+    )
+    setting_order: list[Seat] = Field(description="Who sets first this round, then second.")
+    setting: Setting | None
+    characters: list[CharacterView]
+    strain: list[int] = Field(description="Each seat's strain.")
+    defence_mode: Mode | None
+    attack_mode: Mode | None
+    pool: PoolCounts | None = Field(description="The last roll's pool.")
+    pool_preview: dict[Mode, PoolCounts] | None = Field(
+        description="At the defence or attack step: the pool each mode would give."
+    )
+    last_roll: RollEvent | None
+    net: NetSymbols | None = Field(description="The last roll's net result.")
+    last_result: RoundResult | None
+    spending: Spending | None
+    pending_effects: list[PendingEffect | PendingAdjustment] = Field(
+        description="Effects bought that apply later, in words."
+    )
+    ranks_check: RanksCheck | None
+    initial_ranks_check: bool = Field(description="The option.")
+    turns_without_kill: int = Field(description="The option: quiet rounds that end the match in a draw.")
+
+
 class Eote(Ruleset[EoteState]):
     id: ClassVar[str] = "eote"
     name: ClassVar[str] = "Dejarik (Edge of the Empire)"
@@ -265,6 +438,11 @@ class Eote(Ruleset[EoteState]):
     gm_action_types: ClassVar[frozenset[str]] = frozenset({"gm_grant_reroll", "gm_refuse_reroll"})
     options_schema: ClassVar[type[BaseOptions]] = EoteOptions
     state_type: ClassVar[type[GameState]] = EoteState
+    action_models: ClassVar[tuple[type[ActionModel], ...]] = (
+        ChooseDifficulty, Reroll, DeclineReroll, SplitRanks, SetPiece, UnsetPiece, DoneSetting,
+        AdjustSet, Defence, Attack, SpendEffect, Done,
+    )  # fmt: skip
+    view_model: ClassVar[type[GameView]] = EoteView
 
     # --- set-up -------------------------------------------------------------------
 

@@ -8,12 +8,13 @@ happens at the end of a turn.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.contract import ActionModel, Closed, GameView, Odds, Seat, Space
 from app.rules.creatures import KELLY_CREATURES, Creature
 from app.rules.dice import Dice
 from app.rules.odds import KELLY_WORDS, Pool, attack_odds, classify, odds_for
@@ -39,14 +40,18 @@ class Piece(BaseModel):
     """``None`` once the piece is dead."""
 
 
-class PendingPush(BaseModel):
+CreatureId = Literal[tuple(sorted(KELLY_CREATURES))]  # type: ignore[valid-type]
+"""A creature of the kelly family, which is also its piece's id (one of each creature)."""
+
+
+class PendingPush(Closed):
     """A push waiting for the winner of the exchange to choose where the loser goes."""
 
-    chooser: int
-    piece: str
-    options: list[str]
-    result: str
-    actor: str
+    chooser: Seat
+    piece: CreatureId
+    options: list[Space]
+    result: Literal["push", "counter-push"]
+    actor: CreatureId
     """The attacking piece, whose action ends once the push is done."""
 
 
@@ -59,6 +64,88 @@ class KellyState(GameState):
     push: PendingPush | None = None
 
 
+# --- the published contract: actions and the view (GET /api/v1/rulesets/{id}) ----------
+
+
+class Move(ActionModel):
+    """Move a piece exactly its Movement in steps to ``to`` (the server finds the path)."""
+
+    type: Literal["move"]
+    piece: CreatureId
+    to: Space
+
+
+class Attack(ActionModel):
+    """Attack the orthogonally adjacent enemy ``target`` with ``piece``."""
+
+    type: Literal["attack"]
+    piece: CreatureId
+    target: CreatureId
+    odds: Odds | None = Field(None, description="For information: the chances of each outcome.")
+
+
+class Push(ActionModel):
+    """The winner of an exchange chooses where the loser's piece goes."""
+
+    type: Literal["push"]
+    piece: CreatureId
+    to: Space
+
+
+class CreatureView(Closed):
+    name: str
+    attack: int = Field(description="Attack rating.")
+    defense: int = Field(description="Defense rating.")
+    movement: int = Field(description="Steps a move takes, exactly.")
+
+
+class PieceAt(Closed):
+    id: CreatureId
+    kind: CreatureId
+    owner: Seat
+    at: Space
+
+
+class PieceView(PieceAt, CreatureView):
+    """A living piece, with its creature's ratings."""
+
+
+class LostPiece(Closed):
+    id: CreatureId
+    kind: CreatureId
+    owner: Seat
+
+
+class KellyView(GameView):
+    pieces: list[PieceView] = Field(description="The living pieces.")
+    lost: list[LostPiece] = Field(description="The dead pieces.")
+    turn: Seat = Field(description="Whose turn it is.")
+    actions_left: int = Field(ge=0, le=ACTIONS_PER_TURN, description="Actions left in this turn.")
+    turn_number: int = Field(ge=1)
+    push: PendingPush | None = Field(description="A push waiting for its chooser, if any.")
+    legend: dict[CreatureId, CreatureView] = Field(description="Every creature's ratings.")
+    turns_without_kill: int = Field(description="The option: quiet turns that end the match in a draw.")
+
+
+class DiceCreatureView(CreatureView):
+    """A creature with the secondary dice rolled beside its ratings (kelly-d20, dalsiandon)."""
+
+    attack_die: int = Field(description="Sides of the die added to the attack rating.")
+    defense_die: int = Field(description="Sides of the die added to the defense rating.")
+
+
+class DicePieceView(PieceAt, DiceCreatureView):
+    """A living piece, with its creature's ratings and dice."""
+
+
+class DiceView(KellyView):
+    """The kelly view of a variant whose creatures roll secondary dice."""
+
+    pieces: list[DicePieceView] = Field(description="The living pieces.")
+    legend: dict[CreatureId, DiceCreatureView] = Field(description="Every creature's ratings and dice.")
+    combat_dice: str = Field(description="What a combat total is, in words.")
+
+
 class Kelly(Ruleset[KellyState]):
     id: ClassVar[str] = "kelly"
     name: ClassVar[str] = "Dejarik (Kelly)"
@@ -68,6 +155,8 @@ class Kelly(Ruleset[KellyState]):
     )
     seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Red")
     state_type: ClassVar[type[GameState]] = KellyState
+    action_models: ClassVar[tuple[type[ActionModel], ...]] = (Move, Attack, Push)
+    view_model: ClassVar[type[GameView]] = KellyView
     creatures: ClassVar[dict[str, Creature]] = KELLY_CREATURES
 
     # --- hooks for variants ------------------------------------------------------

@@ -17,9 +17,10 @@ from pydantic import Field
 
 from app.rules import board
 from app.rules.base import Event, GameState, Outcome
+from app.rules.contract import GameView
 from app.rules.creatures import KELLY_D20_DICE
 from app.rules.dice import Dice
-from app.rules.kelly import Kelly, KellyState, Piece, Pool
+from app.rules.kelly import DiceView, Kelly, KellyState, Piece, Pool
 
 CENTRE_HOLD_TURNS = 3
 """Consecutive own turns ended on the core that win the game."""
@@ -31,6 +32,13 @@ class KellyD20State(KellyState):
     attack declared on that seat's pieces since the streak began."""
 
 
+class KellyD20View(DiceView):
+    centre_hold: list[int] = Field(
+        min_length=2, max_length=2, description="Per seat: own turns in a row ended holding the core."
+    )
+    centre_hold_to_win: int = Field(description="Such turns that win the match.")
+
+
 class KellyD20(Kelly):
     id: ClassVar[str] = "kelly-d20"
     name: ClassVar[str] = "Dejarik (Kelly, d20)"
@@ -39,6 +47,7 @@ class KellyD20(Kelly):
         "hold the core for three turns unchallenged to win."
     )
     state_type: ClassVar[type[GameState]] = KellyD20State
+    view_model: ClassVar[type[GameView]] = KellyD20View
 
     def rated_pool(self, kind: str, rating_name: str) -> Pool:
         """``rating_name`` is ``"attack"`` or ``"defense"``: rating + d20 + that rating's die."""

@@ -24,13 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Literal, NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 
-KINDS = ("king", "queen", "knight", "pawn")
+Kind = Literal["king", "queen", "knight", "pawn"]
+KINDS: tuple[Kind, ...] = ("king", "queen", "knight", "pawn")
 LETTERS = {"king": "K", "queen": "Q", "knight": "N", "pawn": "P"}
 COLOURS = ("w", "b")
 START: dict[int, dict[str, str]] = {
@@ -108,6 +110,10 @@ def piece_id(seat: int, kind: str) -> str:
     return f"{COLOURS[seat]}-{kind}"
 
 
+PieceId = Literal[tuple(piece_id(seat, kind) for seat in (0, 1) for kind in KINDS)]  # type: ignore[valid-type]
+"""``w-king``, ``w-queen``, ``w-knight``, ``w-pawn``, ``b-king`` …"""
+
+
 class Piece(BaseModel):
     id: str
     kind: str
@@ -147,6 +153,92 @@ class Plan(NamedTuple):
         return (self.type, self.piece, self.to, self.push, self.push_to)
 
 
+# --- the published contract: actions and the view (GET /api/v1/rulesets/{id}) ----------
+
+
+class Move(ActionModel):
+    """Move an active piece to ``to``; a pawn's move that pushes a piece names it and
+    where it goes (``push`` and ``push_to``, both or neither)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"dependentRequired": {"push": ["push_to"], "push_to": ["push"]}}
+    )
+
+    type: Literal["move"]
+    piece: PieceId
+    to: Space
+    # Absent, never null, when the move pushes nothing: only the default is None.
+    push: PieceId = Field(None, description="A pawn's move: the piece it pushes.")
+    push_to: Space = Field(None, description="A pawn's move: where the pushed piece ends.")
+    notation: str | None = Field(None, description="For information: the move in the notation of the docs.")
+    path: list[Space] | None = Field(None, description="For information: every space passed, start to end.")
+    captures: PieceId | None = Field(None, description="For information: the piece the move captures.")
+    repeats: int | None = Field(
+        None, description="For information: how often the position after the move will have stood."
+    )
+
+
+class Activate(ActionModel):
+    """Bring an inactive piece back onto an empty space of ring A."""
+
+    type: Literal["activate"]
+    piece: PieceId
+    to: Literal[board.RING_A]  # type: ignore[valid-type]
+    notation: str | None = Field(None, description="For information: the activation in notation.")
+    repeats: int | None = Field(
+        None, description="For information: how often the position after it will have stood."
+    )
+
+
+class PieceOff(Closed):
+    id: PieceId
+    kind: Kind
+    owner: Seat
+    can_activate: bool = Field(description="The player to move may activate it now.")
+
+
+class CapturedPiece(PieceOff):
+    note: str
+
+
+class PieceView(Closed):
+    id: PieceId
+    kind: Kind
+    owner: Seat
+    at: Space
+    protected: bool = Field(description="Next to its own queen: it cannot be captured.")
+
+
+class Core(Closed):
+    piece: PieceId | None = Field(description="The piece in the core, if any.")
+    dejarik: Seat | None = Field(description="The seat whose king is in the core, if any.")
+    note: str
+
+
+class Repetition(Closed):
+    count: int = Field(description="How often this position has stood with this player to move.")
+    limit: int = Field(description="The count that draws.")
+
+
+class KindInfo(Closed):
+    name: str
+    moves: str
+
+
+class OrbitView(GameView):
+    pieces: list[PieceView] = Field(description="The active pieces, on the board.")
+    captured: list[CapturedPiece] = Field(description="Captured on the last move: inactive after its turn.")
+    inactive: list[PieceOff]
+    protected: list[PieceId]
+    turn: Seat
+    turn_number: int = Field(ge=1)
+    last_move: str | None = Field(description="The last move or activation, in notation.")
+    core: Core
+    repetition: Repetition
+    legend: dict[Kind, KindInfo]
+    turns_without_kill: int = Field(description="The option: quiet turns that end the match in a draw.")
+
+
 class OrbitChess(Ruleset[OrbitState]):
     id: ClassVar[str] = "orbit-chess"
     name: ClassVar[str] = "Orbit chess"
@@ -156,6 +248,8 @@ class OrbitChess(Ruleset[OrbitState]):
     )
     seat_names: ClassVar[tuple[str, ...]] = ("White", "Black")
     state_type: ClassVar[type[GameState]] = OrbitState
+    action_models: ClassVar[tuple[type[ActionModel], ...]] = (Move, Activate)
+    view_model: ClassVar[type[GameView]] = OrbitView
     info_keys: ClassVar[frozenset[str]] = Ruleset.info_keys | {"path", "captures", "repeats"}
 
     # --- setting up --------------------------------------------------------------

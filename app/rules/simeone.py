@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.contract import ActionModel, Closed, GameView, Odds, Seat, Space
 from app.rules.dice import Dice
 from app.rules.odds import odds_for
 
@@ -104,7 +105,7 @@ def battle_chances(attack_sides: int, defense_sides: int | None) -> dict[str, Fr
 
 
 class SimeoneOptions(BaseOptions):
-    center_point: Literal["enter", "end_of_round", "off"] = Field(
+    center_point: Centre = Field(
         "enter",
         description="enter: 1 point each time an own creature moves into the core; "
         "end_of_round: 1 point to whoever holds the core when a round ends; off: none.",
@@ -112,6 +113,15 @@ class SimeoneOptions(BaseOptions):
     points_to_win: int = Field(
         12, ge=0, le=1000, description="A score of this many points wins; 0: annihilation only."
     )
+
+
+CreatureId = Literal[tuple(CREATURES)]  # type: ignore[valid-type]
+"""A creature, which is also its piece's id."""
+
+PushTo = Space | Literal["off"]
+"""Where a push sends a creature: a space, or ``OFF_BOARD``."""
+
+Centre = Literal["enter", "end_of_round", "off"]
 
 
 class SimeonePiece(BaseModel):
@@ -124,13 +134,13 @@ class SimeonePiece(BaseModel):
     defeated: bool = False
 
 
-class PendingPush(BaseModel):
+class PendingPush(Closed):
     """A pushed defender waiting for the attacker's player to choose where it goes."""
 
-    chooser: int
-    piece: str
-    by: str
-    options: list[str]
+    chooser: Seat
+    piece: CreatureId
+    by: CreatureId
+    options: list[PushTo] = Field(description="Where it may go; 'off': off the board.")
 
 
 class SimeoneState(GameState):
@@ -151,6 +161,97 @@ class SimeoneState(GameState):
     defeats_this_turn: int = 0
 
 
+# --- the published contract: actions and the view (GET /api/v1/rulesets/{id}) ----------
+
+
+class Place(ActionModel):
+    """Setup: place one of your creatures on one of your empty home spaces."""
+
+    type: Literal["place"]
+    piece: CreatureId
+    to: Literal[(*board.HOME[0], *board.HOME[1])]  # type: ignore[valid-type]
+
+
+class Move(ActionModel):
+    """One step to an empty orthogonal neighbour (the first action activates the creature)."""
+
+    type: Literal["move"]
+    piece: CreatureId
+    to: Space
+
+
+class Attack(ActionModel):
+    """Battle the orthogonally adjacent enemy ``target``; the attacker stays where it is."""
+
+    type: Literal["attack"]
+    piece: CreatureId
+    target: CreatureId
+    odds: Odds | None = Field(None, description="For information: the chances of each outcome.")
+
+
+class Unstun(ActionModel):
+    """A stunned creature's only action."""
+
+    type: Literal["unstun"]
+    piece: CreatureId
+
+
+class EndActivation(ActionModel):
+    """End the active creature's activation before its actions run out."""
+
+    type: Literal["end_activation"]
+
+
+class Push(ActionModel):
+    """The attacker's player chooses where the pushed defender goes ('off': off the board)."""
+
+    type: Literal["push"]
+    piece: CreatureId
+    to: PushTo
+
+
+class CreatureView(Closed):
+    name: str
+    actions: int = Field(description="Actions per activation.")
+    value: int = Field(description="Points its defeat scores.")
+    die: str = Field(description="Its die, e.g. 'd8'.")
+    stunned_die: str = Field(description="Its die while stunned, e.g. 'd6', or '1' (a static 1).")
+
+
+class PieceView(CreatureView):
+    """A creature on the board."""
+
+    id: CreatureId
+    kind: CreatureId
+    owner: Seat
+    at: Space
+    stunned: bool
+
+
+class PieceOff(Closed):
+    id: CreatureId
+    kind: CreatureId
+    owner: Seat
+
+
+class SimeoneView(GameView):
+    phase: Literal["setup", "play"]
+    pieces: list[PieceView] = Field(description="The creatures on the board.")
+    unplaced: list[PieceOff] = Field(description="Setup: the creatures still to place.")
+    defeated: list[PieceOff]
+    turn: Seat = Field(description="The seat whose decision it is (placing, or its turn).")
+    round: int = Field(ge=0, description="0 during setup.")
+    initiative: Seat | None = Field(description="The seat that takes the first turn of every round.")
+    active: CreatureId | None = Field(description="The creature activated this turn, once it has acted.")
+    actions_left: int = Field(ge=0, description="The active creature's actions left.")
+    scores: list[int] = Field(min_length=2, max_length=2)
+    points_to_win: int = Field(description="The option; 0: annihilation only.")
+    center_point: Centre = Field(description="The option: how the core scores.")
+    push: PendingPush | None = Field(description="A push waiting for its chooser, if any.")
+    legend: dict[CreatureId, CreatureView]
+    turns_without_kill: int = Field(description="The option: quiet turns that end the match in a draw.")
+
+
 class Simeone(Ruleset[SimeoneState]):
     id: ClassVar[str] = "simeone"
     name: ClassVar[str] = "Dejarik (Simeone)"
@@ -161,6 +262,10 @@ class Simeone(Ruleset[SimeoneState]):
     seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Red")
     options_schema: ClassVar[type[BaseOptions]] = SimeoneOptions
     state_type: ClassVar[type[GameState]] = SimeoneState
+    action_models: ClassVar[tuple[type[ActionModel], ...]] = (
+        Place, Move, Attack, Unstun, EndActivation, Push,
+    )  # fmt: skip
+    view_model: ClassVar[type[GameView]] = SimeoneView
 
     # --- setting up ----------------------------------------------------------------
 

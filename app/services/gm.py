@@ -12,14 +12,75 @@ replaying the log without the undone entries (``app/rules/log.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
+
+from pydantic import Field
 
 from app.rules.base import Action, Ruleset
+from app.rules.contract import ActionModel, Seat
 from app.rules.log import Entry, is_game_move, undone_versions
 
 GM_PREFIX = "gm_"
 FILLED_BY_GM = {"gm_set_options": "options"}
 """Controls whose named field the GM fills in, rather than sending it back as listed."""
+
+
+class SetOptions(ActionModel):
+    """Before the start: replace the match options (checked by the ruleset's options schema)."""
+
+    type: Literal["gm_set_options"]
+    options: dict[str, Any] = Field(
+        description="The new options: the GM's to fill in, not sent back as listed."
+    )
+
+
+class Start(ActionModel):
+    """Start the match (every seat taken, or played by the GM as an NPC)."""
+
+    type: Literal["gm_start"]
+
+
+class Pause(ActionModel):
+    type: Literal["gm_pause"]
+
+
+class Resume(ActionModel):
+    type: Literal["gm_resume"]
+
+
+class Undo(ActionModel):
+    """Undo the newest player action still in effect."""
+
+    type: Literal["gm_undo"]
+    version: int = Field(ge=1, description="The log entry undone.")
+
+
+class TakeSeat(ActionModel):
+    """Play this seat as a non-player character."""
+
+    type: Literal["gm_take_seat"]
+    seat: Seat
+
+
+class ReleaseSeat(ActionModel):
+    """Hand the NPC seat back."""
+
+    type: Literal["gm_release_seat"]
+    seat: Seat
+
+
+class OpenSeat(ActionModel):
+    """Replace this seat's player: the seat is open again."""
+
+    type: Literal["gm_open_seat"]
+    seat: Seat
+
+
+CONTROLS: tuple[type[ActionModel], ...] = (
+    SetOptions, Start, Pause, Resume, Undo, TakeSeat, ReleaseSeat, OpenSeat,
+)  # fmt: skip
+"""The GM's controls as published in every ruleset's ``actions_schema``: the host of a
+GM-run match finds them among its ``legal_actions``."""
 
 
 class SeatLike(Protocol):

@@ -7,33 +7,12 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-import pytest
-
-from app.models import utcnow
 from app.rules import get_ruleset
 from app.rules.log import Entry, replay
 from tests.api.helpers import play_one, start_match, view
 from tests.conftest import new_player
 
 CLOCK = {"per_move_s": 60}
-
-
-class SkewedClock:
-    """The real time, moved on by ``skew``."""
-
-    def __init__(self) -> None:
-        self.skew = timedelta()
-
-    def __call__(self) -> datetime:
-        return utcnow() + self.skew
-
-
-@pytest.fixture
-def server_clock(live_server):
-    app = live_server.server.config.app
-    clock = app.state.now = SkewedClock()
-    yield clock
-    app.state.now = utcnow
 
 
 def claims(match_view: dict) -> list[dict]:

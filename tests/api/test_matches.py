@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+from datetime import datetime, timedelta
 
 from app.rules import get_ruleset
 from app.rules.dice import verify_roll
@@ -161,3 +162,16 @@ async def test_twenty_pairs_start_matches_at_once(client):
         return joined.json()["version"]
 
     assert all(v >= 2 for v in await asyncio.gather(*(pair(i) for i in range(20))))
+
+
+async def test_every_timestamp_carries_its_utc_offset_on_both_databases(client):
+    """Read back from the database as written: a match's times, a summary's, a log entry's."""
+    match, players = await start_match(client)
+    await play_one(client, match["id"], players, random.Random(3))
+    shown = await view(client, match["id"])
+    summary = (await client.get("/api/v1/matches", params={"player": players[0]["id"]})).json()["matches"][0]
+    log = (await client.get(f"/api/v1/matches/{match['id']}/events")).json()["events"]
+    stamps = [match["created_at"], shown["created_at"], shown["updated_at"]]
+    stamps += [summary["created_at"], summary["updated_at"], *(entry["at"] for entry in log)]
+    for stamp in stamps:
+        assert datetime.fromisoformat(stamp).utcoffset() == timedelta(0), stamp
