@@ -3,12 +3,12 @@
 // buttons, legend, log) are the same for every ruleset. Each render is measured
 // with performance.mark/measure under the name "dejarik-render".
 
-import { combatSentence } from "./announce.js";
+import { createSpeaker } from "./announce.js";
 import { figureIcon, hasArt } from "./art.js";
 import { showRolls } from "./dice.js";
 import { gmButtonLabel } from "./gm-words.js";
 import { createMotion } from "./motion.js";
-import { describeEntry, describeEvent } from "./log.js";
+import { describeEntry } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { emblemOf, monograms } from "./renderers/board.js";
 import {
@@ -42,6 +42,7 @@ export function createRenderer(root, store) {
   };
   let renderer = null, rendererKind = null;
   const motion = createMotion(parts.board);
+  const speaker = createSpeaker(parts.announce);
   let frame = 0, renderCount = 0;
   let shownRolls = null, loggedCount = 0, legendKey = "", lostKey = "", buttonsKey = "", menuKey = "";
   let lastClassified = { board: new Map(), reserve: new Map(), buttons: [] };
@@ -364,7 +365,6 @@ export function createRenderer(root, store) {
     if (store.entries.length < loggedCount) { parts.log.innerHTML = ""; loggedCount = 0; }
     const fresh = store.entries.slice(loggedCount);
     loggedCount = store.entries.length;
-    const announcements = [];
     for (const entry of fresh) {
       const item = document.createElement("li");
       item.dataset.version = entry.version;
@@ -375,14 +375,11 @@ export function createRenderer(root, store) {
         item.appendChild(p);
       }
       parts.log.appendChild(item);
-      if (entry.live) {
-        // Moves and turns are announced now; dice once they stop tumbling.
-        const moves = (entry.events || []).filter((e) => !["roll", "combat", "battle"].includes(e.type));
-        announcements.push(...moves.map((e) => describeEvent(store, e)));
-      }
     }
     if (fresh.length) parts.log.scrollTop = parts.log.scrollHeight;
-    if (announcements.length) announce(announcements.join(". "));
+    // Live entries are spoken; those with dice once the dice stop tumbling (renderRolls).
+    const live = fresh.filter((entry) => entry.live);
+    speaker.hear(store, live, live.some((entry) => (entry.events || []).some((e) => e.type === "roll")));
   }
 
   function renderRolls() {
@@ -393,11 +390,7 @@ export function createRenderer(root, store) {
     parts.dice.dataset.undone = String(Boolean(rolls && store.undone.includes(rolls.version)));
     if (!rolls || rolls === shownRolls) return;
     shownRolls = rolls;
-    showRolls(parts.dice, store, rolls.events, () => {
-      if (!rolls.live) return;  // a page just opened shows the last roll without announcing it
-      const words = rolls.events.filter((e) => ["roll", "combat", "battle"].includes(e.type)).map((e) => describeEvent(store, e));
-      announce(combatSentence(store, rolls.events) || words.join(". "));
-    });
+    showRolls(parts.dice, store, rolls.events, () => speaker.diceSettled());
   }
 
   function renderInvites(view) {
@@ -406,11 +399,6 @@ export function createRenderer(root, store) {
     for (const row of parts.invites.querySelectorAll("[data-invite-row]")) {
       row.hidden = view.status !== "waiting" || taken.has(row.dataset.inviteRow);
     }
-  }
-
-  function announce(message) {
-    if (!message) return;
-    text(parts.announce, message);
   }
 
   window.addEventListener("resize", schedule);
