@@ -44,7 +44,7 @@ export function createRenderer(root, store) {
   const motion = createMotion(parts.board);
   const speaker = createSpeaker(parts.announce);
   let frame = 0, renderCount = 0;
-  let shownRolls = null, loggedCount = 0, legendKey = "", lostKey = "", buttonsKey = "", menuKey = "";
+  let shownRolls = null, loggedCount = 0, logToScroll = false, legendKey = "", lostKey = "", buttonsKey = "", menuKey = "";
   let lastClassified = { board: new Map(), reserve: new Map(), buttons: [] };
 
   function schedule() {
@@ -80,7 +80,7 @@ export function createRenderer(root, store) {
     renderInvites(view);
     text(parts.error, store.error || "");
     parts.error.hidden = !store.error;
-    fitBoard();  // last: everything above the board is drawn
+    fitBoard();  // last: everything above the board is drawn; the one read of the layout
     performance.mark(`${RENDER_MEASURE}-end-${id}`);
     performance.measure(RENDER_MEASURE, `${RENDER_MEASURE}-start-${id}`, `${RENDER_MEASURE}-end-${id}`);
     performance.clearMarks(`${RENDER_MEASURE}-start-${id}`);
@@ -89,14 +89,19 @@ export function createRenderer(root, store) {
   }
 
   // The board is as large as the room left under it in the window, so the whole of it
-  // shows without scrolling whatever the window's shape (CSS reads --board-room).
+  // shows without scrolling whatever the window's shape (CSS reads --board-room); and the
+  // log scrolls to its newest line. Every read of the layout comes before every write,
+  // so the browser lays the page out once per render, not once per panel.
   function fitBoard() {
     const svg = parts.board.querySelector("svg.board");
-    if (!svg) return;
-    const top = svg.getBoundingClientRect().top + window.scrollY;
+    const tray = svg && parts.board.querySelector(".reserve-tray:not([hidden])");
+    const top = svg ? svg.getBoundingClientRect().top + window.scrollY : 0;
     // The tray under the board (pieces to place, captured pieces) stays in view too.
-    const tray = parts.board.querySelector(".reserve-tray:not([hidden])");
     const below = tray ? tray.getBoundingClientRect().height + 8 : 0;
+    const logEnd = logToScroll ? parts.log.scrollHeight : null;
+    if (logEnd !== null) parts.log.scrollTop = logEnd;
+    logToScroll = false;
+    if (!svg) return;
     const room = `${Math.max(240, Math.floor(window.innerHeight - top - below - 8))}px`;
     if (root.style.getPropertyValue("--board-room") !== room) root.style.setProperty("--board-room", room);
   }
@@ -376,7 +381,7 @@ export function createRenderer(root, store) {
       }
       parts.log.appendChild(item);
     }
-    if (fresh.length) parts.log.scrollTop = parts.log.scrollHeight;
+    if (fresh.length) logToScroll = true;  // done with the other reads of the layout (fitBoard)
     // Live entries are spoken; those with dice once the dice stop tumbling (renderRolls).
     const live = fresh.filter((entry) => entry.live);
     speaker.hear(store, live, live.some((entry) => (entry.events || []).some((e) => e.type === "roll")));
