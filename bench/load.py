@@ -176,7 +176,8 @@ class Server:
 
 @dataclass
 class Stats:
-    start: float = 0.0
+    # Nothing counts until the window is set: the warm-up's moves are not measured.
+    start: float = float("inf")
     end: float = float("inf")
     moves: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -493,14 +494,20 @@ async def run_crowd(args: argparse.Namespace, database: str, n: int, work: Path)
 async def scheduled_player(
     ws: ClientConnection, play: MatchPlay, seat: int, rng: random.Random, stats: Stats, ready: ReadyQueue
 ) -> None:
-    """Like :func:`bot`, but a move is sent only when the schedule hands out a turn."""
+    """Like :func:`bot`, but a move is sent only when the schedule hands out a turn.
+
+    Times count from the turn's *scheduled* tick, not from when this client got round
+    to sending (no coordinated omission): a move counts when its tick falls in the
+    window, and its latency runs from that tick to the opponent's update."""
     acted_at = -1
+    scheduled: dict[str, float] = {}  # action id -> its tick
     async for raw in ws:
         now = time.perf_counter()
         message = json.loads(raw)
         kind = message["type"]
         if kind == "ack":
-            if stats.measuring(now):
+            tick = scheduled.pop(message.get("id"), None)
+            if tick is not None and stats.measuring(tick):
                 stats.moves += 1
             continue
         if kind == "error":
@@ -514,7 +521,7 @@ async def scheduled_player(
         version = message["version"]
         if kind == "update":
             sent = play.sent.pop(version - 1, None)
-            if sent is not None and sent[0] != seat and stats.measuring(now):
+            if sent is not None and sent[0] != seat and stats.measuring(sent[1]):
                 stats.latencies.append(now - sent[1])
         if message["status"] == "finished":
             play.finished.set()
@@ -523,8 +530,10 @@ async def scheduled_player(
         if version <= acted_at or not choices:
             continue
         acted_at = version
-        await ready.turn()  # the open loop: wait for the schedule, not for the server
-        play.sent[version] = (seat, time.perf_counter())
+        tick = await ready.turn()  # the open loop: wait for the schedule, not for the server
+        ready.lag.append(time.perf_counter() - tick)
+        play.sent[version] = (seat, tick)
+        scheduled[str(version)] = tick
         action = rng.choice(choices)
         await ws.send(
             json.dumps({"type": "action", "action": action, "version": version, "id": str(version)})
@@ -532,27 +541,30 @@ async def scheduled_player(
 
 
 class ReadyQueue:
-    """Hands out turns at a fixed total rate, to players in the order they became ready.
-    A tick with nobody ready is lost (counted): the offered load is then lower."""
+    """Hands out turns at a fixed total rate, to players in the order they became ready;
+    a turn is its scheduled tick time. A tick with nobody ready is lost (counted): the
+    offered load is then lower. ``lag`` collects how late each turn was used: when it
+    grows, the client (not the server) is what falls behind."""
 
     def __init__(self, rate: float) -> None:
         self.rate = rate
-        self.waiting: asyncio.Queue[asyncio.Future[None]] = asyncio.Queue()
+        self.waiting: asyncio.Queue[asyncio.Future[float]] = asyncio.Queue()
         self.idle_ticks = 0
+        self.lag: list[float] = []
 
-    async def turn(self) -> None:
-        future = asyncio.get_running_loop().create_future()
+    async def turn(self) -> float:
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         await self.waiting.put(future)
-        await future
+        return await future
 
     async def run(self) -> None:
         interval, next_tick = 1 / self.rate, time.perf_counter()
         while True:
-            next_tick += interval
             if self.waiting.empty():
                 self.idle_ticks += 1
             else:
-                self.waiting.get_nowait().set_result(None)
+                self.waiting.get_nowait().set_result(next_tick)
+            next_tick += interval
             await asyncio.sleep(max(0, next_tick - time.perf_counter()))
 
 
@@ -600,10 +612,12 @@ async def run_rate(args: argparse.Namespace, database: str, n: int, work: Path) 
             pids = process_tree(server.process.pid)
             cpu0, t0, idle0 = cpu_seconds(pids), time.perf_counter(), ready.idle_ticks
             stats.start, stats.end = t0, t0 + args.window
+            ready.lag.clear()
             await asyncio.sleep(args.window)
             elapsed = time.perf_counter() - t0
             server_cpu = cpu_seconds(pids) - cpu0
             idle = ready.idle_ticks - idle0
+            await asyncio.sleep(2)  # the answers to the window's last ticks
     finally:
         for task in tasks:
             task.cancel()
@@ -616,6 +630,7 @@ async def run_rate(args: argparse.Namespace, database: str, n: int, work: Path) 
         "offered_per_s": args.rate,
         "moves_per_s": stats.moves / elapsed,
         "idle_ticks": idle,
+        "client_lag_p99_ms": percentile(sorted(ready.lag), 99) * 1000,
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "server_cpu_ms_per_move": 1000 * server_cpu / max(stats.moves, 1),
@@ -739,7 +754,8 @@ def run_other(args: argparse.Namespace, runner: Any, work: Path) -> None:
                     f"  moves/s {r['moves_per_s']:>6.0f}"
                     f"  p50 {r['p50_ms']:.1f} ms  p99 {r['p99_ms']:.1f} ms  ms/move"
                     f" {r['server_cpu_ms_per_move']:.2f}  server {r['server_cpu_pct']:.0f}%"
-                    f"  idle ticks {r['idle_ticks']}  errors {sum(r['errors'].values())}",
+                    f"  idle ticks {r['idle_ticks']}  client lag p99 {r['client_lag_p99_ms']:.1f} ms"
+                    f"  errors {sum(r['errors'].values())}",
                     flush=True,
                 )
             results.append(r)

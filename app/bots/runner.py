@@ -35,6 +35,7 @@ from app.rules import get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES, Action
 from app.services.errors import Conflict, NotFound, ServiceError
 from app.services.matches import MatchService, Publish
+from app.services.store import Committed
 
 log = logging.getLogger("dejarik.bots")
 
@@ -96,7 +97,8 @@ class BotRunner:
 
         async def published(match_id: str, version: int, hint: Any = None) -> None:
             await publish(match_id, version, hint)
-            self.poke(match_id)
+            if not isinstance(hint, Committed) or any(seat.bot for seat in hint.after.seats):
+                self.poke(match_id)  # a match with no bot seat owes a bot nothing
 
         self.publish = published
         return published

@@ -10,9 +10,11 @@ error naming the problem. While the database is away the socket is kept, told
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.api.errors import DATABASE_ERRORS, DATABASE_UNAVAILABLE, notice_outage
 from app.api.json_input import INT32_MAX, MAX_SAFE_INT, UnsafeInput, parse, text_problem
@@ -23,7 +25,23 @@ from app.services.errors import NotFound, ServiceError, Unavailable
 from app.services.matches import MatchService, as_player
 from app.services.players import player_by_token
 
-router = APIRouter()
+MATCH_SOCKET_PATH = re.compile(r"/ws/matches/([^/]+)")
+TRUE, FALSE = {"1", "true", "on", "yes"}, {"0", "false", "off", "no", ""}
+
+
+async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+    """The ASGI app of ``/ws/matches/{id}``. The application calls it directly, ahead of
+    the HTTP middleware and the router (see ``DejarikApp``): none of them applies to a
+    websocket, and each would keep a frame alive for as long as the socket is open."""
+    websocket = WebSocket(scope, receive, send)
+    found = MATCH_SOCKET_PATH.fullmatch(scope["path"])
+    assert found is not None, "DejarikApp routes only this path here"
+    query = websocket.query_params
+    spectator = query.get("spectator", "").lower()
+    if spectator not in TRUE | FALSE:
+        await _refuse(websocket, 422, '"spectator" must be true or false')
+        return
+    await match_socket(websocket, found.group(1), query.get("token"), query.get("since"), spectator in TRUE)
 
 
 async def _refuse(websocket: WebSocket, code: int, message: str, **extra: Any) -> None:
@@ -60,7 +78,6 @@ def _handshake_problem(websocket: WebSocket, match_id: str, from_cookie: bool) -
     return None
 
 
-@router.websocket("/ws/matches/{match_id}")
 async def match_socket(
     websocket: WebSocket,
     match_id: str,
@@ -87,16 +104,18 @@ async def match_socket(
     if refusal is not None:
         await _refuse(websocket, *refusal)
         return
-    try:
-        async with app.state.sessionmaker() as session:
-            player = await player_by_token(session, token) if token else None
-    except DATABASE_ERRORS as error:
-        notice_outage(app, error)
-        await _refuse(websocket, 503, DATABASE_UNAVAILABLE, retry_after=1)
-        return
-    if token and player is None:
-        await _refuse(websocket, 401, "the token is not valid")
-        return
+    player = None
+    if token:  # an anonymous spectator needs no database session at all
+        try:
+            async with app.state.sessionmaker() as session:
+                player = await player_by_token(session, token)
+        except DATABASE_ERRORS as error:
+            notice_outage(app, error)
+            await _refuse(websocket, 503, DATABASE_UNAVAILABLE, retry_after=1)
+            return
+        if player is None:
+            await _refuse(websocket, 401, "the token is not valid")
+            return
     await websocket.accept()
     viewer = Viewer(websocket, match_id, as_player(player))
     try:
