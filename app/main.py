@@ -123,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.now = system_now  # the time timed matches are judged at; a test may set its own
     app.state.export_gate = ExportGate(settings.export_streams_per_client)
     install_error_handlers(app)
+    app.add_exception_handler(pages.PageError, pages.page_error)
     for router in (
         players.router,
         players.passkey_router,

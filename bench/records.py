@@ -171,9 +171,11 @@ async def replay_cpu(url: str, match_id: str, version: int, repeat: int) -> None
     seeds = match.dice_seeds
     for v in sorted({1, version // 4, version // 2, 3 * version // 4, version}):
         kept = [e for e in entries if e.version <= v]
-        checked = cpu_ms(lambda kept=kept: replay(kelly, match.options, match.seed, kept, None, seeds))
+        checked = cpu_ms(lambda kept=kept: replay(kelly, match.options, match.seed, kept, player_seeds=seeds))
         trusted = cpu_ms(
-            lambda kept=kept: replay(kelly, match.options, match.seed, kept, None, seeds, checked=False)
+            lambda kept=kept: replay(
+                kelly, match.options, match.seed, kept, player_seeds=seeds, checked=False
+            )
         )
         records.state_at(match, match.options, kept, v)  # keeps the checkpoints up to v
         warm = cpu_ms(lambda kept=kept, v=v: records.state_at(match, match.options, kept, v))

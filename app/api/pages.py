@@ -7,11 +7,12 @@ and the websocket also accept.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
 import segno
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -194,16 +195,44 @@ async def seat_bot_page(
     return RedirectResponse(back, status_code=303)
 
 
-@router.get("/matches/{match_id}", response_class=HTMLResponse)
-async def match_page(
+class PageError(Exception):
+    """A page that cannot be shown: answered with templates/error.html (see ``page_error``)."""
+
+    def __init__(self, message: str, status: int, back: str) -> None:
+        super().__init__(message)
+        self.message, self.status, self.back = message, status, back
+
+
+async def page_error(request: Request, error: Exception) -> HTMLResponse:
+    assert isinstance(error, PageError)
+    return page(request, "error.html", {"message": error.message, "back": error.back}, error.status)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a match's pages start from: the signed-in player, if any, and the match."""
+
+    player: Player | None
+    match: MatchRecord
+
+
+async def shown_match(
     match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
-) -> Response:
+) -> Shown:
     player = await page_player(request, session, settings)
     try:
-        match = await service.get(match_id)
+        return Shown(player, await service.get(match_id))
     except ServiceError as error:
-        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
-    return page(request, "match.html", await match_context(service, match, player))
+        back = "/tutorial" if request.url.path.startswith("/tutorial") else "/"
+        raise PageError(error.message, error.status, back) from None
+
+
+ShownMatch = Annotated[Shown, Depends(shown_match)]
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+async def match_page(request: Request, shown: ShownMatch, service: ServiceDep) -> Response:
+    return page(request, "match.html", await match_context(service, shown.match, shown.player))
 
 
 async def match_context(service: MatchService, match: MatchRecord, player: Player | None) -> dict[str, Any]:
@@ -302,15 +331,9 @@ async def player_page(
 
 
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
-async def replay_page(
-    match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
-) -> Response:
+async def replay_page(request: Request, shown: ShownMatch, service: ServiceDep) -> Response:
     """Any version of a match, finished or running, as a spectator saw it; ``?v=N`` opens version N."""
-    player = await page_player(request, session, settings)
-    try:
-        match = await service.get(match_id)
-    except ServiceError as error:
-        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    player, match = shown.player, shown.match
     asked = request.query_params.get("v", "")
     start = min(int(asked), match.version) if asked.isdigit() else 0
     view = await service.view(match, None)

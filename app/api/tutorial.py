@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from app.api.cookies import COOKIE_MAX_AGE, set_token_cookie
 from app.api.deps import ServiceDep, SessionDep, SettingsDep
-from app.api.pages import match_context, page, page_player
+from app.api.pages import ShownMatch, match_context, page, page_player
 from app.services.errors import ServiceError
 from app.services.matches import seat_of
 from app.services.players import create_player, player_by_token
@@ -61,16 +61,10 @@ async def tutorial_new(
 
 
 @router.get("/{match_id}", response_class=HTMLResponse)
-async def tutorial_match(
-    match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
-) -> Response:
+async def tutorial_match(request: Request, shown: ShownMatch, service: ServiceDep) -> Response:
     """The match page with the tutorial's steps beside it."""
-    player = await page_player(request, session, settings)
-    try:
-        match = await service.get(match_id)
-    except ServiceError as error:
-        return page(request, "error.html", {"message": error.message, "back": "/tutorial"}, error.status)
-    return page(request, "match.html", {**await match_context(service, match, player), "tutorial": True})
+    context = await match_context(service, shown.match, shown.player)
+    return page(request, "match.html", {**context, "tutorial": True})
 
 
 @router.post("/{match_id}/opponent")

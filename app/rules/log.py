@@ -125,11 +125,10 @@ def replay(
     seed_hex: str,
     entries: Iterable[Entry],
     upto: int | None = None,
-    player_seeds: Sequence[str] | None = None,
-    state: Any = None,
-    checked: bool = True,
+    **how: Any,
 ) -> Any:
     """The state the log gives after version ``upto`` (default: the last entry);
-    ``None`` before the start. ``state`` and ``checked`` as for :func:`replayed`."""
-    last = deque(replayed(ruleset, options, seed_hex, entries, upto, player_seeds, state, checked), maxlen=1)
-    return last[0][1] if last else state
+    ``None`` before the start. ``how``: ``player_seeds``, ``state`` and ``checked``,
+    as for :func:`replayed`."""
+    last = deque(replayed(ruleset, options, seed_hex, entries, upto, **how), maxlen=1)
+    return last[0][1] if last else how.get("state")

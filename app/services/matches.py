@@ -353,7 +353,9 @@ class MatchService:
         elif kind == "gm_undo":
             undone = next(e for e in log_so_far if e.version == chosen["version"])
             entry = Entry(match.version + 1, None, chosen, [], self.now(), match.dice_count)
-            state = replay(ruleset, match.options, match.seed, [*log_so_far, entry], None, match.dice_seeds)
+            state = replay(
+                ruleset, match.options, match.seed, [*log_so_far, entry], player_seeds=match.dice_seeds
+            )
             events = [
                 {"type": "undone", "version": undone.version, "seat": undone.seat, "action": undone.action}
             ]

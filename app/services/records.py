@@ -37,7 +37,7 @@ def state_at(match: MatchRecord, options: dict[str, Any], kept: list[Entry], ver
     from the nearest checkpoint before it (``None`` before the start)."""
     ruleset = get_ruleset(match.ruleset)
     if any(e.kind == "gm_undo" for e in kept):
-        return replay(ruleset, options, match.seed, kept, None, match.dice_seeds, checked=False)
+        return replay(ruleset, options, match.seed, kept, player_seeds=match.dice_seeds, checked=False)
     start, state = 0, None
     for at in range(version - version % CHECKPOINT_EVERY, 0, -CHECKPOINT_EVERY):
         if (match.id, at) in _checkpoints:

@@ -63,34 +63,41 @@ function render() {
   root.dataset.version = String(view.version);
 }
 
-// A TV cannot scroll: the board takes the height left under it, and while the page
-// is still taller than the screen (a long draft, eote's sheets), every size shrinks
-// together (they all follow the root font size).
+// A TV cannot scroll. The board takes all the height under its top (and the width
+// of its column); the side column clips its log's oldest lines rather than make the
+// page taller (table.css). While the page is still taller than the screen (a long
+// draft, eote's sheets), every size shrinks together (they follow the root font size).
 function fitScreen() {
   const page = document.documentElement;
   const svg = parts.board.querySelector("svg.board");
   page.style.fontSize = "";
-  root.style.removeProperty("--board-room");
-  let boardHelps = Boolean(svg);
   for (let i = 0; i < 16; i++) {
-    const height = page.scrollHeight, slack = window.innerHeight - height;
-    if (slack >= 0) break;
-    const board = svg ? svg.getBoundingClientRect().height : 0;
-    if (boardHelps && board + slack >= window.innerHeight / 2) {
-      root.style.setProperty("--board-room", `${Math.floor(board + slack)}px`);
-      boardHelps = page.scrollHeight < height;  // not when the side column is the taller
-    } else {
-      const size = parseFloat(getComputedStyle(page).fontSize);
-      page.style.fontSize = `${(size * Math.min(0.95, Math.max(0.6, window.innerHeight / height))).toFixed(2)}px`;
+    if (svg) {
+      const below = parts.board.getBoundingClientRect().bottom - svg.getBoundingClientRect().bottom;
+      const padding = parseFloat(getComputedStyle(root).paddingBottom);
+      const room = window.innerHeight - svg.getBoundingClientRect().top - Math.max(0, below) - padding;
+      root.style.setProperty("--board-room", `${Math.max(120, Math.floor(room))}px`);
     }
+    if (page.scrollHeight <= window.innerHeight) break;
+    const size = parseFloat(getComputedStyle(page).fontSize);
+    page.style.fontSize = `${(size * Math.min(0.95, Math.max(0.6, window.innerHeight / page.scrollHeight))).toFixed(2)}px`;
   }
-  // Smaller words may have left room: the board takes it back.
-  const slack = window.innerHeight - page.scrollHeight;
-  const before = root.style.getPropertyValue("--board-room");
-  if (svg && slack > 1 && before) {
-    root.style.setProperty("--board-room", `${Math.floor(svg.getBoundingClientRect().height + slack - 1)}px`);
-    if (page.scrollHeight > window.innerHeight) root.style.setProperty("--board-room", before);
-  }
+  fitSide();
+}
+
+// The side column's words and dice shrink together (table.css sizes them in em), a
+// little, so that the newest lines of the log show whole; an older line the card's top
+// would cut in half is hidden instead.
+const WHOLE_LINES = 3;
+function fitSide() {
+  const side = root.querySelector(".tv-side");
+  const items = [...parts.log.children];
+  const top = () => parts.log.getBoundingClientRect().top - 1;
+  const fits = () => items.slice(-WHOLE_LINES).every((item) => item.getBoundingClientRect().top >= top());
+  side.style.fontSize = "";
+  // At most to 0.72: the dice are what the table looks at, and stay large.
+  for (let step = 1; step <= 4 && !fits(); step++) side.style.fontSize = `${(0.92 ** step).toFixed(3)}em`;
+  for (const item of items) item.style.visibility = item.getBoundingClientRect().top < top() ? "hidden" : "";
 }
 window.addEventListener("resize", schedule);
 

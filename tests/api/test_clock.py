@@ -97,7 +97,7 @@ async def test_the_mover_runs_out_of_time_and_the_other_claims_the_win(client, s
     assert log[-1]["action"] == {"type": "claim_timeout"} and log[-1]["seat"] == waiting
     ruleset = get_ruleset("kelly")
     entries = [Entry.from_json(e) for e in log]
-    state = replay(ruleset, end["options"], end["seed"], entries, None, end["dice"]["player_seeds"])
+    state = replay(ruleset, end["options"], end["seed"], entries, player_seeds=end["dice"]["player_seeds"])
     assert state.result.model_dump() == end["result"]
 
 

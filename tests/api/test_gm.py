@@ -150,7 +150,7 @@ async def test_an_undone_attack_rolls_fresh_dice_when_played_again(client):
     kelly = get_ruleset("kelly")
     entries = [Entry.from_json(e) for e in log]
     state = replay(
-        kelly, finished["options"], finished["seed"], entries, None, finished["dice"]["player_seeds"]
+        kelly, finished["options"], finished["seed"], entries, player_seeds=finished["dice"]["player_seeds"]
     )
     assert kelly.view(state, None) == finished["state"]
 

@@ -43,7 +43,9 @@ async def test_a_players_matches_filtered_paged_with_results_and_replays(client)
 async def test_home_links_to_the_player_page_and_bad_filters_are_clear(client):
     player = await new_player(client, "Linked")
     await client.post("/api/v1/matches", json={"ruleset": "kelly"}, headers=player["headers"])
-    home = await client.get("/", cookies={"dejarik_token": player["token"]})
+    client.cookies.set("dejarik_token", player["token"])
+    home = await client.get("/")
+    client.cookies.clear()
     assert f'href="/players/{player["id"]}" data-player-page' in home.text
     assert (await client.get("/players/nobody")).status_code == 404
     bad = await client.get(f"/players/{player['id']}", params={"ruleset": "chess"})
