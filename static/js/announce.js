@@ -62,7 +62,10 @@ export function spokenEvent(store, event) {
     case "first_player": return event.seat === you ? "You go first" : `${seat(event.seat)} goes first`;
     case "pass": return `${seat(event.seat)} passes: ${event.reason || "no legal action"}`;
     case "resign": return `${seat(event.seat)} resigns`;
-    case "draft_pick": return `${seat(event.seat)} drafts ${pieceName(store, event.creature)}`;
+    case "draft_pick": {
+      const legend = (view.state && view.state.legend) || {};
+      return `${seat(event.seat)} drafts ${(legend[event.creature] || {}).name || pieceName(store, event.creature)}`;
+    }
     case "end": return event.winner === null || event.winner === undefined
       ? `The match is drawn: ${event.reason}` : `${seat(event.winner)} wins: ${event.reason}`;
     case "roll": {
