@@ -9,7 +9,10 @@ players through the REST API; the page receives each over its websocket and rend
   ``encodedDataLength``: HTML, CSS, JS modules, the log fetch) plus the websocket frames it
   received while loading (the snapshot);
 - render: every ``dejarik-render`` measure (performance.mark/measure in
-  static/js/render.js), p50/p95/max in milliseconds.
+  static/js/render.js), p50/p95/max in milliseconds of wall-clock time;
+- render CPU: the same renders in CPU time of the page's main thread (the thread clock
+  of the start and end marks, from a Chrome trace of the ``blink.user_timing``
+  category), which leaves out the time other processes of a busy machine take the core.
 
     .venv/bin/python bench/browser_render.py --updates 300
 
@@ -20,6 +23,7 @@ page are pooled.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -76,6 +80,27 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
+def render_cpu_times(trace_path: Path) -> list[float]:
+    """CPU milliseconds of every update render in the trace: the main thread's clock
+    (``tts``, microseconds) from each render's start mark to its end mark. The first
+    render of each page (the snapshot, mark number 0) is left out."""
+    events = json.loads(trace_path.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    marks: dict[tuple[str, str, str], int] = {}
+    prefix = "dejarik-render-"
+    for event in events:
+        name = event.get("name", "")
+        if name.startswith(prefix) and "tts" in event:
+            edge, number = name[len(prefix) :].rsplit("-", 1)
+            page = event["args"]["data"].get("navigationId", "")
+            marks[(page, number, edge)] = event["tts"]
+    return [
+        (end - marks[(page, number, "start")]) / 1000
+        for (page, number, edge), end in marks.items()
+        if edge == "end" and number != "0" and (page, number, "start") in marks
+    ]
+
+
 def open_page(context: Any, server: LiveServer, match_id: str) -> tuple[Any, dict[str, int]]:
     """The match page, loaded and live; with the bytes it transferred while loading."""
     page = context.new_page()
@@ -123,6 +148,8 @@ def main() -> None:
                 context.add_cookies([{"name": "dejarik_token", "value": blue["token"], "url": server.url}])
                 match_id = new_match(http, blue, red)
                 page, transfer = open_page(context, server, match_id)
+                trace = Path(tmp) / "trace.json"
+                browser.start_tracing(path=str(trace), categories=["blink.user_timing"])
                 durations: list[float] = []  # renders of updates
                 first_renders: list[float] = []  # the first render of each page: the snapshot
                 applied = 0
@@ -143,6 +170,8 @@ def main() -> None:
                 first, *rest = page.evaluate(RENDER_TIMES)
                 first_renders.append(first)
                 durations += rest
+                browser.stop_tracing()
+                cpu = render_cpu_times(trace)
                 browser.close()
         finally:
             server.stop()
@@ -155,6 +184,8 @@ def main() -> None:
     print(f"first render of a page (the snapshot): max {max(first_renders):.2f} ms")
     p50, p95, mean = percentile(durations, 50), percentile(durations, 95), statistics.fmean(durations)
     print(f"update render ms: p50 {p50:.2f}  p95 {p95:.2f}  max {max(durations):.2f}  (mean {mean:.2f})")
+    p50, p95, mean = percentile(cpu, 50), percentile(cpu, 95), statistics.fmean(cpu)
+    print(f"update render CPU ms: p50 {p50:.2f}  p95 {p95:.2f}  max {max(cpu):.2f}  (mean {mean:.2f})")
 
 
 if __name__ == "__main__":

@@ -44,10 +44,16 @@ export function registerEventWords(kind, describe) {
   kindWords.set(kind, describe);
 }
 
-export function describeEvent(store, event) {
+// The words a view kind or the game master's controls give an event; null when neither knows it.
+export function describeSpecialEvent(store, event) {
   const view = store.view;
   const special = kindWords.get(view && view.state && view.state.kind);
-  const words = (special ? special(store, event) : null) || describeGmEvent(store, event);
+  return (special ? special(store, event) : null) || describeGmEvent(store, event);
+}
+
+export function describeEvent(store, event) {
+  const view = store.view;
+  const words = describeSpecialEvent(store, event);
   if (words) return words;
   const name = (id) => ownedName(store, id);
   switch (event.type) {

@@ -3,12 +3,12 @@
 // buttons, legend, log) are the same for every ruleset. Each render is measured
 // with performance.mark/measure under the name "dejarik-render".
 
-import { combatSentence } from "./announce.js";
+import { createSpeaker } from "./announce.js";
 import { figureIcon, hasArt } from "./art.js";
 import { showRolls } from "./dice.js";
 import { gmButtonLabel } from "./gm-words.js";
 import { createMotion } from "./motion.js";
-import { describeEntry, describeEvent } from "./log.js";
+import { describeEntry } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { emblemOf, monograms } from "./renderers/board.js";
 import {
@@ -42,8 +42,9 @@ export function createRenderer(root, store) {
   };
   let renderer = null, rendererKind = null;
   const motion = createMotion(parts.board);
+  const speaker = createSpeaker(parts.announce);
   let frame = 0, renderCount = 0;
-  let shownRolls = null, loggedCount = 0, legendKey = "", lostKey = "", buttonsKey = "", menuKey = "";
+  let shownRolls = null, loggedCount = 0, logToScroll = false, legendKey = "", lostKey = "", buttonsKey = "", menuKey = "";
   let lastClassified = { board: new Map(), reserve: new Map(), buttons: [] };
 
   function schedule() {
@@ -79,7 +80,7 @@ export function createRenderer(root, store) {
     renderInvites(view);
     text(parts.error, store.error || "");
     parts.error.hidden = !store.error;
-    fitBoard();  // last: everything above the board is drawn
+    fitBoard();  // last: everything above the board is drawn; the one read of the layout
     performance.mark(`${RENDER_MEASURE}-end-${id}`);
     performance.measure(RENDER_MEASURE, `${RENDER_MEASURE}-start-${id}`, `${RENDER_MEASURE}-end-${id}`);
     performance.clearMarks(`${RENDER_MEASURE}-start-${id}`);
@@ -88,14 +89,19 @@ export function createRenderer(root, store) {
   }
 
   // The board is as large as the room left under it in the window, so the whole of it
-  // shows without scrolling whatever the window's shape (CSS reads --board-room).
+  // shows without scrolling whatever the window's shape (CSS reads --board-room); and the
+  // log scrolls to its newest line. Every read of the layout comes before every write,
+  // so the browser lays the page out once per render, not once per panel.
   function fitBoard() {
     const svg = parts.board.querySelector("svg.board");
-    if (!svg) return;
-    const top = svg.getBoundingClientRect().top + window.scrollY;
+    const tray = svg && parts.board.querySelector(".reserve-tray:not([hidden])");
+    const top = svg ? svg.getBoundingClientRect().top + window.scrollY : 0;
     // The tray under the board (pieces to place, captured pieces) stays in view too.
-    const tray = parts.board.querySelector(".reserve-tray:not([hidden])");
     const below = tray ? tray.getBoundingClientRect().height + 8 : 0;
+    const logEnd = logToScroll ? parts.log.scrollHeight : null;
+    if (logEnd !== null) parts.log.scrollTop = logEnd;
+    logToScroll = false;
+    if (!svg) return;
     const room = `${Math.max(240, Math.floor(window.innerHeight - top - below - 8))}px`;
     if (root.style.getPropertyValue("--board-room") !== room) root.style.setProperty("--board-room", room);
   }
@@ -367,7 +373,6 @@ export function createRenderer(root, store) {
     if (store.entries.length < loggedCount) { parts.log.innerHTML = ""; loggedCount = 0; }
     const fresh = store.entries.slice(loggedCount);
     loggedCount = store.entries.length;
-    const announcements = [];
     for (const entry of fresh) {
       const item = document.createElement("li");
       item.dataset.version = entry.version;
@@ -378,14 +383,11 @@ export function createRenderer(root, store) {
         item.appendChild(p);
       }
       parts.log.appendChild(item);
-      if (entry.live) {
-        // Moves and turns are announced now; dice once they stop tumbling.
-        const moves = (entry.events || []).filter((e) => !["roll", "combat", "battle"].includes(e.type));
-        announcements.push(...moves.map((e) => describeEvent(store, e)));
-      }
     }
-    if (fresh.length) parts.log.scrollTop = parts.log.scrollHeight;
-    if (announcements.length) announce(announcements.join(". "));
+    if (fresh.length) logToScroll = true;  // done with the other reads of the layout (fitBoard)
+    // Live entries are spoken; those with dice once the dice stop tumbling (renderRolls).
+    const live = fresh.filter((entry) => entry.live);
+    speaker.hear(store, live, live.some((entry) => (entry.events || []).some((e) => e.type === "roll")));
   }
 
   function renderRolls() {
@@ -396,11 +398,7 @@ export function createRenderer(root, store) {
     parts.dice.dataset.undone = String(Boolean(rolls && store.undone.includes(rolls.version)));
     if (!rolls || rolls === shownRolls) return;
     shownRolls = rolls;
-    showRolls(parts.dice, store, rolls.events, () => {
-      if (!rolls.live) return;  // a page just opened shows the last roll without announcing it
-      const words = rolls.events.filter((e) => ["roll", "combat", "battle"].includes(e.type)).map((e) => describeEvent(store, e));
-      announce(combatSentence(store, rolls.events) || words.join(". "));
-    });
+    showRolls(parts.dice, store, rolls.events, () => speaker.diceSettled());
   }
 
   function renderInvites(view) {
@@ -409,11 +407,6 @@ export function createRenderer(root, store) {
     for (const row of parts.invites.querySelectorAll("[data-invite-row]")) {
       row.hidden = view.status !== "waiting" || taken.has(row.dataset.inviteRow);
     }
-  }
-
-  function announce(message) {
-    if (!message) return;
-    text(parts.announce, message);
   }
 
   window.addEventListener("resize", schedule);

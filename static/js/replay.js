@@ -24,6 +24,7 @@ const parts = {
 const store = createStore({ connection: "live" });
 const replay = {
   version: null,            // the version shown
+  wanted: null,             // the version last asked for (shown once it arrives)
   latest: Number(root.dataset.latest),
   playing: false,
   speed: Number(parts.speed.value),
@@ -181,6 +182,7 @@ let asked = 0;  // only the newest request is shown, whatever order the answers 
 async function show(version) {
   const target = Math.max(0, Math.min(replay.latest, version));
   const ticket = ++asked;
+  replay.wanted = target;  // quick presses step on from here, not from what is still shown
   try {
     const view = await viewAt(target);
     if (ticket !== asked) return;
@@ -189,6 +191,7 @@ async function show(version) {
     history.replaceState(null, "", `?v=${target}`);
     store.update({ view, error: null });
   } catch (error) {
+    if (ticket === asked) replay.wanted = replay.version;
     store.update({ error: `Could not load version ${target}: ${error.message}` });
   }
 }
@@ -230,10 +233,10 @@ async function caughtUp() {
 
 const steps = {
   first: () => show(0),
-  back: () => show(replay.version - 1),
+  back: () => show(replay.wanted - 1),
   forward: async () => {
-    if (replay.version >= replay.latest) await caughtUp();
-    return show(replay.version + 1);
+    if (replay.wanted >= replay.latest) await caughtUp();
+    return show(replay.wanted + 1);
   },
   last: async () => { await caughtUp(); return show(replay.latest); },
 };

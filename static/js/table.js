@@ -3,14 +3,14 @@
 // large with the latest roll, and offers no controls at all.
 
 import { showRolls } from "./dice.js";
-import { describeEntry, describeEvent } from "./log.js";
+import { createSpeaker } from "./announce.js";
+import { describeEntry } from "./log.js";
 import { followMatch } from "./net.js";
 import { rendererFor } from "./renderers.js";
 import { stepWords } from "./renderers/eote.js";
 import { countsActions, createStore, latestRolls, rememberNames, seatLabel } from "./state.js";
 
 const LOG_LINES = 6;
-const ROLL_EVENTS = ["roll", "combat", "battle"];
 const NO_ACTIONS = { board: new Map(), reserve: new Map(), buttons: [] };
 
 const root = document.getElementById("tv");
@@ -31,8 +31,12 @@ function text(node, value) {
   if (node.textContent !== value) node.textContent = value;
 }
 
-function announce(message) {
-  if (message) text(parts.announce, message);
+const speaker = createSpeaker(parts.announce);
+
+// The dice the big screen shows: a deal's shuffles stay in the log (their many one-die
+// draws would take the board's room).
+function shownDice(events) {
+  return events.filter((event) => event.type !== "roll" || !event.shuffled);
 }
 
 function render() {
@@ -162,14 +166,11 @@ function renderRoll() {
   const rolls = store.rolls;
   if (!rolls || rolls === shownRolls) return;
   shownRolls = rolls;
-  // The big screen shows the dice players roll; a deal's shuffles stay in the log
-  // (their many one-die draws would take the board's room).
-  const events = rolls.events.filter((event) => !event.shuffled);
+  const events = shownDice(rolls.events);
   if (!events.length) return;
   showRolls(parts.roll, store, events, () => {
     fitScreen();  // the settled dice may take other room than the tumbling ones
-    if (!rolls.live) return;
-    announce(rolls.events.filter((e) => ROLL_EVENTS.includes(e.type)).map((e) => describeEvent(store, e)).join(". "));
+    speaker.diceSettled();
   });
 }
 
@@ -192,8 +193,9 @@ function applyView(message, entries, live) {
   const rolls = live ? latestRolls(fresh, true) : null;
   if (rolls) patch.rolls = rolls;
   if (live) {
-    const words = fresh.flatMap((e) => (e.events || []).filter((ev) => !ROLL_EVENTS.includes(ev.type)).map((ev) => describeEvent({ ...store, view }, ev)));
-    if (words.length) announce(words.join(". "));
+    // Spoken as the players' pages speak, once the dice shown here stop tumbling.
+    const diceComing = Boolean(rolls) && shownDice(rolls.events).length > 0;
+    speaker.hear({ ...store, view }, fresh, diceComing);
   }
   store.update(patch);
 }

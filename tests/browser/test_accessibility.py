@@ -1,17 +1,19 @@
 """axe-core (from its npm package, installed by `make axe`, which `make test` runs) finds
-no violations on the home, match (every ruleset, desktop and phone), table and rules
-pages. Screenshots of every ruleset at 1280 and 375 px go to test-artifacts/."""
+no violations on the home, match (every ruleset, desktop and phone), replay, table and
+rules pages. Screenshots of every ruleset at 1280 and 375 px go to test-artifacts/."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from app.rules import registry
-from tests.browser.conftest import join_match, new_match, new_player, signed_in
+from app.rules.base import COMMON_ACTION_TYPES
+from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
 
 AXE = Path(__file__).resolve().parents[2] / ".cache/node/node_modules/axe-core/axe.min.js"
 RULESETS = sorted(registry())
@@ -53,6 +55,25 @@ def seated_match(server, ruleset: str):
     return match_id, blue
 
 
+def played_then_resigned(server, ruleset: str, actions: int = 12) -> tuple[str, int]:
+    """A match with a few random actions of whoever must act (dice rolled, pieces moved),
+    then resigned by seat 0: finished, so its replay shows the result and the dice check."""
+    players = [new_player(server, "Rey"), new_player(server, "Finn")]
+    match_id = new_match(server, players[0], ruleset)
+    join_match(server, players[1], match_id)
+    rng = random.Random(5)
+    for _ in range(actions):
+        for player in players:
+            mine = rest_view(server, match_id, player)
+            choices = [a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
+            if choices:
+                rest_act(server, match_id, player, rng.choice(choices), mine["version"])
+                break
+    mine = rest_view(server, match_id, players[0])
+    rest_act(server, match_id, players[0], {"type": "resign"}, mine["version"])
+    return match_id, rest_view(server, match_id)["version"]
+
+
 def test_home_pages_have_no_violations(web_server, new_context, axe_source):
     page = new_context().new_page()
     open_settled(page, web_server.url + "/")
@@ -89,6 +110,25 @@ def test_match_and_table_pages_have_no_violations(ruleset, web_server, new_conte
     open_settled(table, f"{web_server.url}/matches/{match_id}/table")
     table.wait_for_timeout(500)
     assert violations(table, axe_source) == [], (ruleset, "table")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_replay_pages_have_no_violations(ruleset, web_server, new_context, axe_source, artifacts):
+    match_id, latest = played_then_resigned(web_server, ruleset)
+    for name, viewport in VIEWPORTS.items():
+        page = new_context(viewport=viewport).new_page()
+        open_settled(page, f"{web_server.url}/matches/{match_id}/replay?v={latest}")
+        expect(page.locator("#position")).to_have_text(f"Version {latest} of {latest}")
+        expect(page.locator("#banner")).to_be_visible()
+        assert violations(page, axe_source) == [], (ruleset, name, "the end")
+        # A step back into the match: a position with the board and that step's dice.
+        page.click("[data-step='first']")
+        expect(page.locator("#position")).to_have_text(f"Version 0 of {latest}")
+        for _ in range(min(latest, 6)):
+            page.click("[data-step='forward']")
+        expect(page.locator("#position")).to_have_text(f"Version {min(latest, 6)} of {latest}")
+        page.screenshot(path=artifacts / f"replay-{ruleset}-{viewport['width']}.png", full_page=True)
+        assert violations(page, axe_source) == [], (ruleset, name, "mid-match")
 
 
 @pytest.mark.parametrize("path", ["/rules", *(f"/rules/{r}" for r in RULESETS)])

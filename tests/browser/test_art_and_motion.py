@@ -110,7 +110,7 @@ def test_a_move_slides_along_its_path_and_an_attack_lunges(web_server, new_conte
         f"{seats[rolls[0]['seat']]} {attacker} attacks {seats[rolls[1]['seat']]} {defender}: "
     )
     expect(announced).to_contain_text(
-        " against ".join(f"{len(r['dice'])} d6 total {r['total']}" for r in rolls) + f", {result}"
+        " against ".join(f"{len(r['dice'])} dice total {r['total']}" for r in rolls) + f", {result}"
     )
     if result in ("push", "counter-push") and not any(e["type"] == "push_blocked" for e in events):
         # The winner chooses where the loser goes; then the loser is shoved there.

@@ -4,6 +4,7 @@ effects) and the big-screen table view (/matches/{id}/table) following matches l
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -300,7 +301,9 @@ def test_the_table_view_of_a_kelly_match_follows_live_with_the_latest_roll(
     assert dice.count() >= 2
     assert dice.first.bounding_box()["width"] >= 60, "the roll is shown large"
     expect(tv.locator("#tv-roll .outcome")).to_be_visible()
-    expect(tv.locator("#tv-announce")).to_contain_text("rolled attack")
+    # Spoken as on the players' pages: the exchange in one sentence, both totals.
+    exchange = re.compile(r" attacks .*: \d+ dice total \d+ against \d+ dice total \d+, ")
+    expect(tv.locator("#tv-announce")).to_contain_text(exchange)
     expect(tv.locator("#tv-log")).to_contain_text("attacked")
     no_controls(tv)
     tv.screenshot(path=artifacts / "table-kelly.png")
