@@ -277,6 +277,26 @@ class DeclineReroll(ActionModel):
     type: Literal["decline_reroll"]
 
 
+class AskReroll(ActionModel):
+    """Initial ranks check, in a GM-hosted match: ask the game master for the re-roll."""
+
+    type: Literal["ask_reroll"]
+
+
+class GmGrantReroll(ActionModel):
+    """The game master's decision, in a GM-hosted match: grant the re-roll ``seat`` asked for."""
+
+    type: Literal["gm_grant_reroll"]
+    seat: Seat
+
+
+class GmRefuseReroll(ActionModel):
+    """The game master's decision, in a GM-hosted match: refuse the re-roll; the roll stands."""
+
+    type: Literal["gm_refuse_reroll"]
+    seat: Seat
+
+
 class SplitRanks(ActionModel):
     """Initial ranks check passed: split the ranks won between attack and defence."""
 
@@ -439,8 +459,8 @@ class Eote(Ruleset[EoteState]):
     options_schema: ClassVar[type[BaseOptions]] = EoteOptions
     state_type: ClassVar[type[GameState]] = EoteState
     action_models: ClassVar[tuple[type[ActionModel], ...]] = (
-        ChooseDifficulty, Reroll, DeclineReroll, SplitRanks, SetPiece, UnsetPiece, DoneSetting,
-        AdjustSet, Defence, Attack, SpendEffect, Done,
+        ChooseDifficulty, Reroll, AskReroll, DeclineReroll, GmGrantReroll, GmRefuseReroll, SplitRanks,
+        SetPiece, UnsetPiece, DoneSetting, AdjustSet, Defence, Attack, SpendEffect, Done,
     )  # fmt: skip
     view_model: ClassVar[type[GameView]] = EoteView
 

@@ -125,6 +125,10 @@ async def test_a_gm_run_timed_match_shows_only_what_the_published_schemas_descri
         if step == 6 and any(a["type"] == "gm_undo" for a in host["legal_actions"]):
             await table.send(gm, control(host, "gm_undo"), host["version"])
             continue
+        decisions = [a for a in host["legal_actions"] if a["type"] in {"gm_grant_reroll", "gm_refuse_reroll"}]
+        if decisions:  # eote: a seat asked the GM for a re-roll of its ranks; the GM decides
+            await table.send(gm, rng.choice(decisions), host["version"])
+            continue
         seat = rng.choice(spectator["to_act"])
         game = [a for a in seated[seat]["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
         await table.send(players[seat], rng.choice(game), spectator["version"])

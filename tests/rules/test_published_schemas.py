@@ -103,7 +103,12 @@ def rare_positions(ruleset_id: str) -> Iterator[Any]:
             after, _ = ruleset.apply(state, 0, {"type": "choose_difficulty", "difficulty": 5}, dice)
             return after if after.ranks is not None and after.ranks.step == "reroll" else None
 
-        yield first_game(ruleset, options, rerolled)
+        offered = first_game(ruleset, options, rerolled)
+        yield offered
+        # The same in a GM-hosted match: the player asks, and the GM grants or refuses.
+        hosted = offered.model_copy(update={"gm": True})
+        yield hosted
+        yield ruleset.apply(hosted, 0, {"type": "ask_reroll"}, Dice(b"x"))[0]
     if ruleset_id == "courtier":
         # Blue moving to B3 encloses B2 and C: it chooses which one to capture.
         yield courtier_move(courtier_position("B1=b B2=r C=r B9=b A3=b"), "A3", "B3")[0]
@@ -134,7 +139,8 @@ def test_every_action_and_view_of_random_games_matches_the_published_schemas(rul
     for position in chain(*games, rare_positions(ruleset_id)):
         for seat in (None, *range(ruleset.seats)):
             check(state, ruleset.view(position, seat), seat)
-            for action in ruleset.legal_actions(position, seat) if seat is not None else ():
+            mine = ruleset.legal_actions(position, seat) if seat is not None else ruleset.gm_actions(position)
+            for action in mine:
                 check(actions, action, seat)
                 seen.add(action["type"])
     published = set(actions.schema["discriminator"]["mapping"])
