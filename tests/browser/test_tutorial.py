@@ -51,9 +51,26 @@ def test_the_tutorial_teaches_moving_attacking_and_pushing(web_server, new_conte
         expect(panel.locator(f"[data-step='{step}']")).to_have_attribute("data-done", "true")
     expect(panel.locator(".tutorial-now")).to_contain_text("That is Dejarik")
     page.screenshot(path=artifacts / "tutorial-finished.png", full_page=True)
-    # The Tutor really played through the server: its moves are in the match log.
-    entries = httpx.get(f"{web_server.url}/api/v1/matches/{view(page)['id']}/events?after=0", timeout=30)
-    assert any(e["seat"] == 1 and e["action"]["type"] == "move" for e in entries.json()["events"])
+    # The Tutor really plays through the server: its actions land in the match log. A
+    # lesson can end in the student's first turn (a coin picks who starts), so play on
+    # until the Tutor has had a turn.
+    match_id = view(page)["id"]
+    for _ in range(10):
+        log = httpx.get(f"{web_server.url}/api/v1/matches/{match_id}/events?after=0", timeout=30).json()
+        tutor_actions = [
+            e["action"]["type"]
+            for e in log["events"]
+            if e["seat"] == 1 and e.get("action") and e["action"]["type"] in {"move", "attack", "push"}
+        ]
+        if tutor_actions or view(page)["status"] != "active":
+            break
+        page.wait_for_function(
+            "() => { const v = window.__dejarik.store.view; return v.to_act.includes(v.you.seat); }",
+            timeout=20_000,
+        )
+        before = play_by_clicking(page, student_choice(view(page)))
+        wait_for_version(page, before + 1)
+    assert tutor_actions, log["events"]
 
 
 def test_only_the_browser_holding_the_tutor_can_make_it_act(web_server, new_context):
