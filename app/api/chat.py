@@ -54,11 +54,7 @@ async def post_message(
     match, message = await chat.post(
         session, match_id, player, body.channel, body.text, settings.chat_messages_per_minute
     )
-    await hub.broadcast(
-        match.id,
-        {"type": "chat", **message},
-        lambda viewer: chat.may_read(match, viewer.player_id, body.channel),
-    )
+    await hub.broadcast(match.id, {"type": "chat", **message}, chat.hidden_from(match, body.channel))
     return message
 
 

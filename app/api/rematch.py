@@ -25,9 +25,9 @@ class Accept(BaseModel):
 
 
 async def tell_viewers(hub: Any, match: MatchRecord) -> dict[str, Any] | None:
-    """Every viewer of the finished match (on this process) hears of the rematch now."""
+    """Every viewer of the finished match, on every process, hears of the rematch now."""
     shown = views.rematch_json(match)
-    await hub.broadcast(match.id, {"type": "rematch", "match": match.id, "rematch": shown}, lambda _: True)
+    await hub.broadcast(match.id, {"type": "rematch", "match": match.id, "rematch": shown})
     return shown
 
 

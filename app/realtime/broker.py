@@ -1,7 +1,10 @@
 """How "match M reached version V" reaches every server process (ARCHITECTURE §5).
 
 Messages are tiny (``{"match", "version"}``); each process builds its own viewers'
-messages from the database. ``BROKER_URL`` picks the engine:
+messages from the database. A *say* is the other kind: a message for a match's viewers
+that is not a version of the match (a chat line, news of a rematch). It carries the
+message itself and the players who may not see it (``{"match", "say", "hidden_from"}``),
+and each process hands it to its own viewers. ``BROKER_URL`` picks the engine:
 
 - ``memory://``: one process (the embedded default);
 - ``postgresql://…``: PostgreSQL LISTEN/NOTIFY;
@@ -29,6 +32,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "dejarik_match_updates"
 OnMessage = Callable[[str, int], Awaitable[None]]
+OnSay = Callable[[str, dict[str, Any], frozenset[str]], Awaitable[None]]
 OnReconnect = Callable[[], Awaitable[None]]
 FIRST_BACKOFF_S = 0.1
 MAX_BACKOFF_S = 5.0
@@ -37,12 +41,15 @@ KEEPALIVE_S = 5.0
 
 
 class Broker:
-    """Delivers every published ``(match_id, version)`` to ``on_message`` in every process."""
+    """Delivers every published ``(match_id, version)`` to ``on_message``, and every say
+    to ``on_say``, in every process."""
 
     kind = "memory"
 
     def __init__(self) -> None:
         self.on_message: OnMessage | None = None
+        self.on_say: OnSay | None = None
+        """Called with each say (set it before ``start``)."""
         self.on_reconnect: OnReconnect | None = None
         """Called after the listening side reconnected: set it before ``start``."""
         self.connected = True
@@ -55,14 +62,24 @@ class Broker:
 
     async def publish(self, match_id: str, version: int) -> None:
         """Tell every process; never raises (see the module's docstring)."""
+        await self._send_or_keep(json.dumps({"match": match_id, "version": version}))
+
+    async def say(self, match_id: str, message: dict[str, Any], hidden_from: frozenset[str]) -> None:
+        """Hand ``message`` to every process's viewers of ``match_id``, except the players
+        in ``hidden_from``; never raises."""
+        payload = {"match": match_id, "say": message, "hidden_from": sorted(hidden_from)}
+        await self._send_or_keep(json.dumps(payload))
+
+    async def _send_or_keep(self, payload: str) -> None:
+        """Send ``payload`` to every process; if the broker cannot, deliver it here only."""
         try:
-            await self._publish(match_id, version)
+            await self._send(payload)
         except Exception as error:
             self.last_error = f"publish: {type(error).__name__}: {error}"[:200]
-            log.warning("could not publish %s@%s (delivering here only): %s", match_id, version, error)
-            self._deliver(match_id, version)
+            log.warning("could not publish %s (delivering here only): %s", payload[:80], error)
+            self._deliver_raw(payload)
 
-    async def _publish(self, match_id: str, version: int) -> None:
+    async def _send(self, payload: str) -> None:
         raise NotImplementedError
 
     def status(self) -> dict[str, Any]:
@@ -93,7 +110,11 @@ class Broker:
     def _deliver_raw(self, payload: str | bytes) -> None:
         try:
             message = json.loads(payload)
-            self._deliver(str(message["match"]), int(message["version"]))
+            if "say" not in message:
+                self._deliver(str(message["match"]), int(message["version"]))
+            elif self.on_say is not None:
+                said, hidden = dict(message["say"]), frozenset(map(str, message["hidden_from"]))
+                self._spawn(self._call(self.on_say, str(message["match"]), said, hidden))
         except (ValueError, KeyError, TypeError):
             log.warning("ignoring a malformed broker message: %r", payload)
 
@@ -121,12 +142,8 @@ class Broker:
 
 
 class MemoryBroker(Broker):
-    async def _publish(self, match_id: str, version: int) -> None:
-        self._deliver(match_id, version)
-
-
-def _payload(match_id: str, version: int) -> str:
-    return json.dumps({"match": match_id, "version": version})
+    async def _send(self, payload: str) -> None:
+        self._deliver_raw(payload)
 
 
 class PostgresBroker(Broker):
@@ -181,7 +198,7 @@ class PostgresBroker(Broker):
                     delay = await self._backoff(delay)
             self._reconnected()
 
-    async def _publish(self, match_id: str, version: int) -> None:
+    async def _send(self, payload: str) -> None:
         import asyncpg
 
         async with self._lock:  # one asyncpg connection runs one statement at a time
@@ -189,9 +206,7 @@ class PostgresBroker(Broker):
                 try:
                     if self._notifier is None or self._notifier.is_closed():
                         self._notifier = await asyncpg.connect(self.dsn, timeout=5)
-                    await self._notifier.execute(
-                        "SELECT pg_notify($1, $2)", CHANNEL, _payload(match_id, version)
-                    )
+                    await self._notifier.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
                     return
                 except Exception:
                     if self._notifier is not None:
@@ -256,11 +271,11 @@ class RedisBroker(Broker):
                         await pubsub.aclose()
             self._reconnected()
 
-    async def _publish(self, match_id: str, version: int) -> None:
+    async def _send(self, payload: str) -> None:
         try:
-            await self._client.publish(CHANNEL, _payload(match_id, version))
+            await self._client.publish(CHANNEL, payload)
         except Exception:  # a connection of the pool that Redis dropped: once more, on a fresh one
-            await self._client.publish(CHANNEL, _payload(match_id, version))
+            await self._client.publish(CHANNEL, payload)
 
     async def stop(self) -> None:
         await super().stop()

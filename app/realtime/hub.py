@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -119,6 +118,7 @@ class Hub:
     def __init__(self, store: Store, broker: Broker, now: clock.Now = clock.system_now) -> None:
         self.store = store
         self.broker = broker
+        broker.on_say = self.tell
         self.now = now
         self.rooms: dict[str, set[Viewer]] = defaultdict(set)
         self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -165,11 +165,15 @@ class Hub:
         await viewer.send(message)
 
     async def broadcast(
-        self, match_id: str, message: dict[str, Any], may_see: Callable[[Viewer], bool]
+        self, match_id: str, message: dict[str, Any], hidden_from: frozenset[str] = frozenset()
     ) -> None:
-        """Send ``message`` to each of this process's viewers of ``match_id`` that
-        ``may_see`` it (a chat message). Viewers on other processes do not get it."""
-        viewers = [viewer for viewer in self.rooms.get(match_id, ()) if may_see(viewer)]
+        """Send ``message`` (a chat line, news of a rematch) to every viewer of
+        ``match_id`` on every process, except the players in ``hidden_from``."""
+        await self.broker.say(match_id, message, hidden_from)
+
+    async def tell(self, match_id: str, message: dict[str, Any], hidden_from: frozenset[str]) -> None:
+        """A say from the broker: this process's viewers of ``match_id`` get it."""
+        viewers = [v for v in self.rooms.get(match_id, ()) if v.player_id not in hidden_from]
         await asyncio.gather(*(viewer.send(message) for viewer in viewers))
 
     def leave(self, viewer: Viewer) -> None:

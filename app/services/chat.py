@@ -34,10 +34,16 @@ def channel_of_writer(match: MatchRecord, player_id: str) -> str:
     return "players" if is_seated(match, player_id) or runs_table(match, player_id) else "spectators"
 
 
+def hidden_from(match: MatchRecord, channel: str) -> frozenset[str]:
+    """The players who may not read ``channel`` now: the seated players, from the
+    spectators' channel while the match is on. Everyone reads the players' channel."""
+    if channel == "players" or match.status == "finished":
+        return frozenset()
+    return frozenset(s.player_id for s in match.seats if s.player_id is not None)
+
+
 def may_read(match: MatchRecord, player_id: str | None, channel: str) -> bool:
-    if channel == "players":
-        return True
-    return match.status == "finished" or not is_seated(match, player_id)
+    return player_id not in hidden_from(match, channel)
 
 
 def check_channel(channel: str) -> None:

@@ -1,5 +1,6 @@
 """Any number of server processes: an action on one reaches viewers on another
-through the broker (PostgreSQL LISTEN/NOTIFY or Redis pub/sub), each exactly once."""
+through the broker (PostgreSQL LISTEN/NOTIFY or Redis pub/sub), each exactly once;
+so do chat lines and news of a rematch."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.config import Settings
-from tests.api.helpers import play_one, start_match, view
+from tests.api.helpers import new_player, play_one, start_match, view
+from tests.api.test_chat import say
+from tests.api.test_rematch import finish_by_resigning
 from tests.conftest import IN_CI, POSTGRES_ADMIN, LiveServer, _admin
 from tests.realtime.test_ws import receive, socket_url
 
@@ -112,3 +115,43 @@ async def test_a_crowd_on_two_servers_gets_every_update_once_in_order(database_u
     finally:
         for server in servers:
             server.stop()
+
+
+@pytest.mark.parametrize("broker", ["postgresql", "redis"])
+async def test_chat_and_rematch_news_reach_viewers_on_another_server(database_url, broker):
+    """What is said on one server is heard on every server, by exactly those who may read it."""
+    url = await broker_url(broker, database_url)
+    first = LiveServer(Settings(database_url=database_url, broker_url=url)).start()
+    second = LiveServer(Settings(database_url=database_url, broker_url=url)).start()
+    try:
+        async with httpx.AsyncClient(base_url=first.url) as on_first:
+            match, (blue, red) = await start_match(on_first)
+            watcher = await new_player(on_first, "Watcher")
+            async with (
+                connect(socket_url(second, match["id"], red)) as red_socket,
+                connect(socket_url(second, match["id"], spectator=1)) as anonymous_socket,
+            ):
+                for socket in (red_socket, anonymous_socket):
+                    await receive(socket, "snapshot")
+                posted = (await say(on_first, match["id"], blue, "Your move")).json()
+                for socket in (red_socket, anonymous_socket):
+                    assert await receive(socket, "chat") == {"type": "chat", **posted}
+
+                aside = (
+                    await say(on_first, match["id"], watcher, "Red is losing", channel="spectators")
+                ).json()
+                assert await receive(anonymous_socket, "chat") == {"type": "chat", **aside}
+                # Red, seated, never hears the spectators: its next chat frame is the players' one.
+                after = (await say(on_first, match["id"], blue, "Back soon")).json()
+                assert (await receive(red_socket, "chat"))["id"] == after["id"]
+
+                await finish_by_resigning(on_first, match, [blue, red])
+                offered = await on_first.post(
+                    f"/api/v1/matches/{match['id']}/rematch", headers=blue["headers"]
+                )
+                assert offered.status_code == 200, offered.text
+                news = await receive(red_socket, "rematch")
+                assert news["match"] == match["id"] and news["rematch"]["status"] == "offered"
+    finally:
+        first.stop()
+        second.stop()
