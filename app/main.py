@@ -110,7 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.bots.start()
         await notifier.start()
         await app.state.presence.start()
-        gc.freeze()  # what start-up built lives as long as the process: no collection need walk it
+        # What start-up built lives as long as the process: no collection need walk it again.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
