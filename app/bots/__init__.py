@@ -15,7 +15,7 @@ from typing import Any
 from app.bots import chess, eote, kelly, simeone
 from app.bots.search import Family, Game, knowledge, pick_greedy, pick_searched, pick_softmax
 from app.rules import get_ruleset, registry
-from app.rules.base import COMMON_ACTION_TYPES, Action, Ruleset
+from app.rules.base import Action, Ruleset
 
 FAMILIES: dict[str, Family] = {
     "kelly": kelly.FAMILY,
@@ -122,7 +122,7 @@ def decide(bot: Bot, known: Any, seat: int, seed: int, budget_s: float = MASTER_
     answer = draw_answer(bot, game, known, legal)
     if answer is not None and seat not in ruleset.to_act(known):
         return answer
-    actions = [a for a in legal if a["type"] not in COMMON_ACTION_TYPES]
+    actions = game.playable(legal)
     if not actions:
         return answer or next(a for a in legal if a["type"] == "resign")
     if len(actions) == 1:

@@ -140,9 +140,10 @@ def evaluate(ruleset: Eote, state: EoteState, seat: int) -> float:
     return max(-1.0, min(1.0, value))
 
 
-def order(action: Action) -> float:
-    # Taking a piece back is never searched first: set/unset would only go round in circles.
-    return 1.0 if action["type"] == "unset_piece" else 0.0
+def plays(action: Action) -> bool:
+    """A bot sets its pieces one by one, then is done: it never takes one back. (Set and
+    take back again tied in value, and a bot played them turn after turn, for ever.)"""
+    return action["type"] != "unset_piece"
 
 
-FAMILY = Family(evaluate=evaluate, chance=chance, redact=redact, order=order)  # type: ignore[arg-type]
+FAMILY = Family(evaluate=evaluate, chance=chance, redact=redact, plays=plays)  # type: ignore[arg-type]

@@ -70,13 +70,16 @@ class Family:
     within ±1. ``chance``: the outcome classes of an action that rolls dice
     (``None``: no roll worth enumerating). ``redact``: the state with the values
     ``seat`` may not see replaced by a neutral guess. ``order``: a sort key that puts
-    promising actions first (captures, attacks) so alpha-beta prunes more.
+    promising actions first (captures, attacks) so alpha-beta prunes more. ``plays``:
+    whether a bot ever considers an action (eote's taking a piece back is not: a bot
+    sets its pieces one by one and stops, and a take-back only goes round in circles).
     """
 
     evaluate: Callable[[Ruleset, Any, int], float]
     chance: Chance | None = None
     redact: Callable[[Ruleset, Any, int], Any] | None = None
     order: Callable[[Action], float] = field(default=lambda action: 0.0)
+    plays: Callable[[Action], bool] = field(default=lambda action: True)
 
 
 def knowledge(ruleset: Ruleset, family: Family, state: Any, seat: int) -> Any:
@@ -109,8 +112,11 @@ class Game:
     nodes: int = 0
 
     def actions(self, state: Any, seat: int) -> list[Action]:
-        """The seat's game actions: resigning and draw offers are never searched."""
-        return [a for a in self.ruleset.legal_actions(state, seat) if a["type"] not in COMMON_ACTION_TYPES]
+        """The seat's game actions a bot plays: resigning and draw offers are never searched."""
+        return self.playable(self.ruleset.legal_actions(state, seat))
+
+    def playable(self, legal: list[Action]) -> list[Action]:
+        return [a for a in legal if a["type"] not in COMMON_ACTION_TYPES and self.family.plays(a)]
 
     def outcomes(self, state: Any, seat: int, action: Action) -> list[tuple[float, Any]]:
         """The successors of ``action`` with their exact probabilities (summing to 1)."""

@@ -185,3 +185,26 @@ def test_an_eote_bot_asks_the_gm_for_a_reroll_and_then_waits(level):
         "gm_grant_reroll",
         "gm_refuse_reroll",
     ]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_an_eote_bot_finishes_setting_its_pieces(level):
+    """A setter adds pieces one by one and says it is done: it never takes one back, so
+    the setting ends within a decision per active piece and one more (a master once set
+    and took back a piece, turn after turn, and the match never went on)."""
+    ruleset = registry()["eote"]
+    bot = all_bots()[f"eote-{level}"]
+    settings = 0
+    for n, (state, _) in enumerate(positions("eote", games=3, every=1)):
+        if state.step != "setting" or state.setter is None or state.choosing:
+            continue
+        setter, settings = state.setter, settings + 1
+        for _ in range(state.sides[setter].active + 1):
+            action = decide(bot, seat_knowledge(ruleset, state, setter), setter, seed=n, budget_s=BUDGET_S)
+            assert action["type"] in ("set_piece", "done_setting"), action
+            state, _ = ruleset.apply(state, setter, action, ScriptedDice([], None))
+            if state.setter != setter or state.step != "setting":
+                break
+        else:
+            pytest.fail(f"{bot.id} was still setting after {state.choosing} pieces")
+    assert settings >= 3

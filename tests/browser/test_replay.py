@@ -15,7 +15,8 @@ from tests.browser.conftest import auth, join_match, new_match, new_player, rest
 
 
 def finished_match(server, ruleset: str = "kelly", seed: int = 3) -> tuple[str, dict]:
-    """A match played to the end over REST by two random players."""
+    """A match played to the end over REST by two random players who attack when they can
+    (a whole game of aimless moves would take hundreds of requests)."""
     players = [new_player(server, "Lando"), new_player(server, "Lobot")]
     match_id = new_match(server, players[0], ruleset)
     join_match(server, players[1], match_id)
@@ -26,7 +27,8 @@ def finished_match(server, ruleset: str = "kelly", seed: int = 3) -> tuple[str, 
             return match_id, shown
         seat = rng.choice(shown["to_act"])
         mine = rest_view(server, match_id, players[seat])
-        action = rng.choice([a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES])
+        actions = [a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
+        action = rng.choice([a for a in actions if a["type"] == "attack"] or actions)
         rest_act(server, match_id, players[seat], action, mine["version"])
     raise AssertionError("the match did not finish")
 
