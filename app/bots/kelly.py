@@ -14,7 +14,7 @@ from functools import cache
 from app.bots.search import Family, Script
 from app.rules import board
 from app.rules.base import Action
-from app.rules.kelly import Kelly, KellyState, Piece
+from app.rules.kelly import Kelly, KellyState, Piece, move_paths
 from app.rules.odds import RESULTS, Pool, attack_odds, classify
 
 
@@ -115,23 +115,55 @@ def evaluate(ruleset: Kelly, state: KellyState, seat: int) -> float:
 
 
 def threats(ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Piece]) -> float:
-    """Material ``seat`` stands to win by the attacks open between adjacent pieces,
-    minus what it stands to lose: pieces seek the fights whose odds favour them, and
-    the side to move counts its own chances fully."""
-    out = 0.0
+    """Material ``seat`` stands to win by the attacks open to it, minus what it stands to
+    lose. The side to move is counted by its two best attacks this turn, a move away
+    included when it has both actions left (a move, then an attack); the side waiting,
+    by every attack open between adjacent pieces, at a lower weight (the mover may yet
+    step away)."""
     mover = state.turn if state.push is None else None
+    best: list[float] = []
+    out = 0.0
     for piece in occupied.values():
-        weight = TO_MOVE if piece.owner == mover else WAITING
+        if piece.owner == mover:
+            best += [
+                swing(ruleset, state, piece, target)
+                for target in reachable_targets(ruleset, state, piece, occupied)
+            ]
+            continue
         for n in board.NEIGHBOURS[piece.at]:
             target = occupied.get(n)
-            if target is None or target.owner == piece.owner or not ruleset.may_attack(state, piece, target):
-                continue
-            odds = attack_odds(*ruleset.attack_pools(state, piece, target))
-            swing = float(odds["kill"]) * piece_value(ruleset, target.kind) - float(
-                odds["counter-kill"]
-            ) * piece_value(ruleset, piece.kind)
-            out += weight * max(swing, 0.0) if piece.owner == seat else -weight * max(swing, 0.0)
-    return out
+            if target is not None and target.owner != piece.owner:
+                gain = WAITING * swing(ruleset, state, piece, target)
+                out += gain if piece.owner == seat else -gain
+    best = sorted((g for g in best if g > 0), reverse=True)[:2]
+    gain = TO_MOVE * sum(g * w for g, w in zip(best, (1.0, 0.5), strict=False))
+    return out + (gain if mover == seat else -gain)
+
+
+def swing(ruleset: Kelly, state: KellyState, piece: Piece, target: Piece) -> float:
+    """The material ``piece`` expects to win by attacking ``target`` (at least 0)."""
+    if not ruleset.may_attack(state, piece, target):
+        return 0.0
+    odds = attack_odds(*ruleset.attack_pools(state, piece, target))
+    gain = float(odds["kill"]) * piece_value(ruleset, target.kind)
+    return max(gain - float(odds["counter-kill"]) * piece_value(ruleset, piece.kind), 0.0)
+
+
+def reachable_targets(
+    ruleset: Kelly, state: KellyState, piece: Piece, occupied: dict[str, Piece]
+) -> list[Piece]:
+    """The enemies ``piece`` can attack this turn: from where it stands, or, with both
+    actions left, from the end of one move."""
+    spaces = [piece.at]
+    if state.actions_left >= 2 and ruleset.may_act_with(state, piece):
+        spaces += move_paths(piece.at, ruleset.creatures[piece.kind].movement, frozenset(occupied))
+    targets = {
+        n: occupied[n]
+        for space in spaces
+        for n in board.NEIGHBOURS[space]
+        if n in occupied and occupied[n].owner != piece.owner
+    }
+    return list(targets.values())
 
 
 def order(action: Action) -> float:

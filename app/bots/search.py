@@ -89,6 +89,15 @@ def knowledge(ruleset: Ruleset, family: Family, state: Any, seat: int) -> Any:
     return state
 
 
+def drawing_nearer(state: Any) -> float:
+    """How much of an unfinished game's value is still to play for under the draw by
+    quiet turns (``turns_without_kill``): 1 after a piece is lost, falling to 0 as
+    the count nears the limit. A side that is ahead must win material before the
+    draw takes its lead away; a side behind is glad to wait for it."""
+    limit = state.options.turns_without_kill
+    return 1.0 - state.quiet_turns / limit if limit else 1.0
+
+
 MAX_STREAK = 5
 """Decisions in a row of one seat that still count as one turn of the search (eote's
 setting may go back and forth; no turn is longer than this)."""
@@ -133,7 +142,7 @@ class Game:
             if result.winner is None:
                 return 0.0
             return WIN if result.winner == self.root else -WIN
-        return self.family.evaluate(self.ruleset, state, self.root)
+        return self.family.evaluate(self.ruleset, state, self.root) * drawing_nearer(state)
 
     def expected(self, state: Any, seat: int, action: Action) -> float:
         """One ply: the expected value of ``action``'s outcomes."""
