@@ -208,3 +208,34 @@ def test_an_eote_bot_finishes_setting_its_pieces(level):
         else:
             pytest.fail(f"{bot.id} was still setting after {state.choosing} pieces")
     assert settings >= 3
+
+
+def kelly_position(pieces: dict[str, tuple[int, str]], **fields):
+    """A kelly state with ``pieces`` (kind: (owner, space)) and seat 0 to move."""
+    ruleset = registry()["kelly"]
+    from app.rules.kelly import Piece
+
+    placed = {kind: Piece(id=kind, kind=kind, owner=owner, at=at) for kind, (owner, at) in pieces.items()}
+    return ruleset, ruleset.state_type(options=ruleset.options({}), pieces=placed, turn=0, **fields)
+
+
+def test_a_lead_is_worth_less_as_the_draw_by_quiet_turns_nears():
+    """Two pieces against one: a clear lead, but 100 turns without a piece lost draw the
+    match, so the lead fades as the count runs (a kill sets the count back to 0)."""
+    ruleset, fresh = kelly_position({"molator": (0, "A1"), "savrip": (0, "A2"), "ngok": (1, "A7")})
+    game = Game(ruleset, FAMILIES["kelly"], 0, random.Random(0))
+    late = fresh.model_copy(update={"quiet_turns": 90})
+    assert game.value(fresh) > 0.2
+    assert 0 < game.value(late) < game.value(fresh) / 5
+
+
+def test_kelly_the_side_to_move_counts_an_attack_a_move_away():
+    """The Molator (Attack 8, Movement 2) two steps from a Ghhhk (Defense 3) can move up
+    and attack this turn while it has both actions; with one action left it cannot."""
+    ruleset, both = kelly_position({"molator": (0, "A1"), "ghhhk": (1, "A4"), "ngok": (1, "A8")})
+    game = Game(ruleset, FAMILIES["kelly"], 0, random.Random(0))
+    one = both.model_copy(update={"actions_left": 1})
+    assert game.value(both) > game.value(one) + 0.05
+    club = all_bots()["kelly-club"]
+    first = decide(club, both, 0, seed=1)
+    assert first == {"type": "move", "piece": "molator", "to": "A3"}
