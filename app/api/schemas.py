@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.rules.contract import Die, NetSymbols, Odds, OddsOutcome, Open, RollEvent
+from app.rules.contract import Die, NetSymbols, Odds, OddsOutcome, Open, RollEvent, event_text_field
 
 __all__ = ["Die", "NetSymbols", "Odds", "OddsOutcome", "RollEvent"]  # shared with the rulesets
 
@@ -50,9 +50,10 @@ GAME_EVENT_TYPES = (
 
 class GameEvent(Open):
     """Any other event: what happened, named by ``type``, with its own fields (a piece,
-    a seat, a square …). The match log in the browser reads each in words."""
+    a seat, a square …), and in a log entry shown to a viewer its ``text``."""
 
     type: Literal[GAME_EVENT_TYPES]  # type: ignore[valid-type]
+    text: str | None = event_text_field()
 
 
 Event = Annotated[RollEvent | GameEvent, Field(discriminator="type")]

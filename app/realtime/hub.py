@@ -66,10 +66,13 @@ class Frames:
         entries: list[Entry],
         log: list[Entry] | None = None,
         now: clock.Now = clock.system_now,
+        earlier: dict[int, Entry] | None = None,
     ) -> None:
         self.match = match
         self.entries = entries
         """The entries after the oldest version a receiver has."""
+        self.earlier = earlier
+        """Entries before those that a GM's undo among them names (its words name them)."""
         self.controls = views.controls(match, log) if log is not None else None
         self.rendered_at = now()
         """Claims on time are judged at this moment (the views are rendered lazily)."""
@@ -104,7 +107,7 @@ class Frames:
             controls = self.controls if gm else None
             message = {"type": kind, **views.body(self.match, seat, controls, now=self.rendered_at)}
             missed = [e for e in self.entries if since is not None and e.version > since]
-            shown = views.entries_for(self.match, missed, seat)
+            shown = views.entries_for(self.match, missed, seat, self.earlier, message["state"])
             if kind == "update":
                 message["events"] = [event for e in shown for event in e["events"]]
                 message["entries"] = shown
@@ -156,7 +159,8 @@ class Hub:
             frames = self.latest.get(match_id)
             if frames is None or not self._serves(frames, viewer, since, self.now()):
                 match, entries = await self.store.load_with_entries(match_id, since)
-                frames = Frames(match, entries, await self._log_for(match, [viewer]), self.now)
+                earlier = await views.undone_entries(self.store, match, entries)
+                frames = Frames(match, entries, await self._log_for(match, [viewer]), self.now, earlier)
                 if match_id not in self.latest or frames.version >= self.latest[match_id].version:
                     self.latest[match_id] = frames
             message = frames.snapshot(viewer, since)
@@ -199,12 +203,13 @@ class Hub:
             else:
                 try:
                     match, entries = await self.store.load_with_entries(match_id, oldest)
+                    earlier = await views.undone_entries(self.store, match, entries)
                 except Exception:
                     log.exception(
                         "reading %s for its viewers failed; they resync on the next update", match_id
                     )
                     return
-                frames = Frames(match, entries, await self._log_for(match, behind), self.now)
+                frames = Frames(match, entries, await self._log_for(match, behind), self.now, earlier)
             self.latest[match_id] = frames
             sends = []
             for viewer in behind:
@@ -222,9 +227,11 @@ class Hub:
     @staticmethod
     def _covers_all(committed: Committed, oldest: int, viewers: list[Viewer]) -> bool:
         """The committed change alone makes every viewer's update (none missed an
-        earlier version; none runs the table, whose controls need the log)."""
+        earlier version; none runs the table, whose controls need the log; it undoes
+        nothing, since an undo's words name the entry undone)."""
         gm = any(views.runs_table(committed.after, v.player_id) for v in viewers)
-        return oldest >= committed.before and not gm
+        undoes = bool(views.undone_versions_missing(committed.entries))
+        return oldest >= committed.before and not gm and not undoes
 
     @staticmethod
     def _serves(frames: Frames, viewer: Viewer, since: int | None, now: datetime) -> bool:

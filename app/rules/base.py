@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from app.rules import contract
 from app.rules.contract import COMMON_ACTIONS, ActionModel, GameView
 from app.rules.dice import Dice
+from app.rules.words import Words, notation, shown
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -293,6 +294,70 @@ class Ruleset(ABC, Generic[S]):
             "draw_offer": state.draw_offer,
             "quiet_turns": state.quiet_turns,
         }
+
+    def event_text(self, event: Event, words: Words) -> str | None:
+        """``event`` in player words, for the match log (``None``: no words of its own;
+        the viewer reads its type and fields). ``words`` reads the state as the viewer
+        sees it. This default words the events every ruleset has (dice, resigning,
+        draws, time, the end) and those the piece games share (moves, attacks, pushes,
+        turns); a ruleset with events of its own overrides it and calls ``super()``."""
+        kind, name = event.get("type"), words.owned_name
+        seat = event.get("seat")
+        if kind == "roll":
+            return words.roll(event)
+        if kind == "resign":
+            return f"{words.seat_label(seat)} resigned"
+        if kind == "timeout":
+            late = " and ".join(words.seat_label(s) for s in event.get("seats") or [])
+            return f"{late} ran out of time; {words.seat_label(seat)} claimed the win"
+        if kind == "draw_offered":
+            return f"{words.seat_label(seat)} offered a draw"
+        if kind == "draw_agreed":
+            return "The draw was agreed"
+        if kind == "draw_declined":
+            return f"{words.seat_label(seat)} declined the draw"
+        if kind == "end":
+            reason = shown(event.get("reason"))
+            if event.get("winner") is None:
+                return f"The match ended in a draw: {reason}"
+            return f"{words.seat_label(event['winner'])} won: {reason}"
+        if kind == "turn":
+            number = f" (turn {shown(event['number'])})" if event.get("number") else ""
+            round_ = f" (round {shown(event['round'])})" if event.get("round") else ""
+            return f"{words.seat_label(seat)}'s turn{number}{round_}"
+        if kind == "first_player":
+            return f"{words.seat_label(seat)} goes first"
+        if kind == "pass":
+            return f"{words.seat_label(seat)} passed: {event.get('reason') or 'no legal action'}"
+        if kind == "move":
+            path, start = event.get("path") or [], event.get("from")
+            steps = [s for i, s in enumerate(path) if i < len(path) - 1 and not (i == 0 and s == start)]
+            via = f" (via {', '.join(map(shown, steps))})" if steps else ""
+            to = shown(event.get("to"))
+            return f"{name(event.get('piece'))} moved {start or ''} → {to}{via}{notation(event)}"
+        if kind == "attack":
+            return f"{name(event.get('piece'))} attacked {name(event.get('target'))}"
+        if kind in ("kill", "defeat", "capture"):
+            what = "captured" if kind == "capture" else "destroyed"
+            by = f" by {name(event['by'])}" if event.get("by") else ""
+            at = f" on {shown(event['at'])}" if event.get("at") else ""
+            return f"{name(event.get('piece'))} was {what}{by}{at}"
+        if kind == "push":
+            return (
+                f"{name(event.get('piece'))} was pushed {event.get('from') or ''} → {shown(event.get('to'))}"
+            )
+        if kind == "push_blocked":
+            return f"{name(event.get('piece'))} had nowhere to be pushed"
+        if kind == "place":
+            return f"{name(event.get('piece'))} was placed on {shown(event.get('to'))}"
+        if kind == "activate":  # orbit-chess and simeone
+            to = f" on {shown(event['to'])}" if event.get("to") else ""
+            return f"{name(event.get('piece'))} was activated{to}{notation(event)}"
+        if kind == "setup":  # orbit-chess and simeone
+            if "seat" in event:
+                return f"Setting up: {words.seat_label(seat)} places first"
+            return "The pieces were set up"
+        return None
 
     def actions_schema(self, extra: Iterable[type[BaseModel]] = ()) -> dict[str, Any]:
         """The JSON Schema of an action of this ruleset: its game's, every ruleset's

@@ -86,6 +86,17 @@ class NetSymbols(BaseModel):
     despair: int
 
 
+def event_text_field() -> Any:
+    """The ``text`` of an event shown in a log entry (app/rules/words.py)."""
+    return Field(
+        None,
+        description="The event in player words, written by the server for the viewer it is shown to, "
+        "as actions carry their label ('Red Monnok attacked Blue Savrip'; 'Blue rolled attack for "
+        "Monnok: 6 and 1 on two d6: 7'), saying no more than that viewer may see. Every event of a "
+        "log entry has it (the log, the websocket's frames, the records); a ruleset's state has none.",
+    )
+
+
 class RollEvent(Open):
     """Dice rolled by the server. Numeric rolls carry ``bonus`` and ``total`` (bonus
     plus every face); narrative rolls (eote) carry ``pool``, ``tally`` and ``net``;
@@ -98,6 +109,7 @@ class RollEvent(Open):
     piece: str | None = Field(None, description="The piece the roll is for, when it is one piece's.")
     bonus: int | None = Field(None, description="Numeric rolls: a flat number added to the faces (a rating).")
     total: int | None = Field(None, description="Numeric rolls: bonus plus the sum of the faces.")
+    text: str | None = event_text_field()
     pool: dict[str, int] | None = Field(None, description="Narrative rolls: how many dice of each kind.")
     tally: dict[str, int] | None = Field(None, description="Narrative rolls: every symbol shown, counted.")
     net: NetSymbols | None = Field(None, description="Narrative rolls: the net result.")

@@ -29,6 +29,7 @@ from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
+from app.rules.words import Words
 
 KING_SPACE = {0: "A3", 1: "A9"}
 COLOURS = ("blue", "red")
@@ -313,3 +314,10 @@ class Courtier(Ruleset[CourtierState]):
             "legend": LEGEND,
             "turns_without_kill": state.options.turns_without_kill,
         }
+
+    def event_text(self, event: Event, words: Words) -> str | None:
+        """Two pieces that took each other."""
+        if event.get("type") == "double_capture":
+            pieces = " and ".join(words.owned_name(p) for p in event.get("pieces") or [])
+            return f"Double capture: {pieces} took each other"
+        return super().event_text(event, words)

@@ -30,6 +30,7 @@ from app.rules.creatures import secondary_die
 from app.rules.dice import Dice
 from app.rules.kelly import ACTIONS_PER_TURN, CreatureId, DiceView, Kelly, KellyState, Piece, Pool
 from app.rules.odds import KELLY_WORDS, attack_odds, death_push, odds_for
+from app.rules.words import Words, humanise, shown
 
 DEATH_PUSH_WORDS = {
     **KELLY_WORDS,
@@ -597,3 +598,54 @@ class Dalsiandon(Kelly):
             }
         )
         return view
+
+    def event_text(self, event: Event, words: Words) -> str | None:
+        """Dalsiandon's own events: the draft, the teams, the set-up, combat rays, cycles."""
+        kind, label, seat = event.get("type"), words.seat_label, event.get("seat")
+
+        def creature(kind: Any) -> str:
+            return words.legend_name(kind) or shown(kind)
+
+        def faces() -> str:
+            return ", ".join(shown(f) for f in event.get("faces") or [])
+
+        if kind == "draft_pick":
+            chosen = words.legend_name(event.get("creature")) or words.owned_name(event.get("creature"))
+            how = DRAFT_HOW.get(event.get("how")) or shown(event.get("how"))
+            return f"{label(seat)} drafted #{shown(event.get('number'))} {chosen} ({how})"
+        if kind == "draft_reroll":
+            reason = DRAFT_REROLL.get(event.get("reason")) or shown(event.get("reason"))
+            return f"Draft: {reason} ({faces()}): roll again"
+        if kind == "draft_defer":
+            return f"{label(seat)} let {label(event.get('to'))} choose"
+        if kind == "draft_choice":
+            choices = " and ".join(words.legend_name(k) or humanise(k) for k in event.get("creatures") or [])
+            return f"{label(seat)} chooses between {choices}"
+        if kind == "teams":
+            how = "drafted" if event.get("how") == "draft" else "dealt at random"
+            teams = "; ".join(
+                f"{words.seat_name(s)} {', '.join(creature(k) for k in team)}"
+                for s, team in enumerate(event.get("teams") or [])
+            )
+            return f"Teams {how}: {teams}"
+        if kind == "setup_order":
+            moves = event.get("moves_first")
+            then = "" if moves is None else f"; {label(moves)} moves first"
+            return f"{label(event.get('arranges_first'))} arranges first{then}"
+        if kind == "setup_reroll":
+            return f"Setup: a tie ({faces()}), roll again"
+        if kind == "order_chosen":
+            return f"{label(seat)} chose to move {'first' if event.get('moves_first') == seat else 'second'}"
+        if kind == "combat_ray":
+            if event.get("ring") == "C":
+                return "Combat ray: the core"
+            spaces = ", ".join(shown(s) for s in event.get("spaces") or [])
+            return f"Combat ray: ray {shown(event.get('ray'))} ({spaces})"
+        if kind == "cycle_complete":
+            skipped = " (the rest could not act)" if event.get("skipped") else ""
+            return f"{label(seat)} completed a cycle{skipped}"
+        return super().event_text(event, words)
+
+
+DRAFT_HOW = {"roll": "by roll", "default": "the last one, by default", "choice": "by choice"}
+DRAFT_REROLL = {"tie": "a tie", "taken": "a creature already taken", "miss": "both missed"}

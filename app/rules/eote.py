@@ -27,6 +27,7 @@ or refuses it. docs/rulesets/eote.md lists the rulings made where the seed is si
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,7 +35,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.rules.base import Action, BaseOptions, Event, GameState, JsonOptions, Outcome, Ruleset
 from app.rules.contract import ActionModel, Closed, GameView, NetSymbols, RollEvent, Seat
 from app.rules.dice import Dice
-from app.rules.narrative_dice import KINDS, Pool, opposition_pool, roll_pool, skill_pool
+from app.rules.narrative_dice import (
+    KINDS,
+    Pool,
+    net_words,
+    opposition_pool,
+    pool_words,
+    roll_pool,
+    skill_pool,
+)
+from app.rules.words import Words, humanise, plural, shown
 
 PIECES = 4
 PRIMARY, SECONDARY = "primary", "secondary"
@@ -1169,3 +1179,124 @@ class Eote(Ruleset[EoteState]):
             "gm_hosted": state.gm,
             "turns_without_kill": state.options.turns_without_kill,
         }
+
+    # --- the log in words -----------------------------------------------------------
+
+    def event_text(self, event: Event, words: Words) -> str | None:
+        """Eote's events, seats named by their characters: "Han (Light, Leia) attacks first"."""
+        kind, seat = event.get("type"), event.get("seat")
+        who = partial(character_label, words)
+        if kind == "roll":
+            dice = event.get("dice") or []
+            if not any(d.get("kind") for d in dice):
+                return super().event_text(event, words)
+            faces = "; ".join(
+                f"{d.get('kind')} {' and '.join(d.get('symbols') or []) or 'blank'}" for d in dice
+            )
+            if event.get("purpose") == "initial ranks check":
+                what = "the initial ranks check"
+            else:
+                what = f"round {shown(event['round']) if event.get('round') is not None else ''}".strip()
+            return (
+                f"{who(seat)} rolled {what} ({pool_words(event.get('pool'))}): {faces}. "
+                f"Net: {net_words(event.get('net'))}"
+            )
+        if kind == "attack" and event.get("piece"):
+            return super().event_text(event, words)
+        simple = {
+            "first_attacker": lambda: f"{who(seat)} attacks first",
+            "round": lambda: (
+                f"Round {shown(event.get('number'))}: {who(event.get('attacker'))} attacks, "
+                f"{who(event.get('defender'))} defends; {who(event.get('sets_first'))} sets first"
+            ),
+            "setting": lambda: f"{who(seat)} is choosing pieces to set",
+            "set_revealed": lambda: (
+                f"{who(seat)} set {plural(event.get('count', 0), 'piece')}"
+                + (f" ({shown(event['reason'])})" if event.get("reason") else "")
+            ),
+            "adjust_set": lambda: adjust_words(words, event),
+            "adjust_skipped": lambda: f"{who(seat)} could not adjust: {shown(event.get('reason'))}",
+            "defence": lambda: f"{who(seat)} chose a {shown(event.get('mode'))} defence",
+            "attack": lambda: f"{who(seat)} made a {shown(event.get('mode'))} attack",
+            "round_result": lambda: result_words(words, event).removesuffix("."),
+            "spend": lambda: (
+                f"{who(seat)} spent {shown(event.get('source'))}: "
+                f"{EFFECT_WORDS.get(event.get('effect', '')) or humanise(event.get('effect'))}"
+                + (f" (strain now {shown(event['strain'])})" if "strain" in event else "")
+            ),
+            "done_spending": lambda: (
+                f"{who(seat)} finished spending"
+                + (f" ({shown(event['reason'])})" if event.get("reason") else "")
+            ),
+            "round_end": lambda: (
+                f"Round {shown(event.get('round'))} ended: set pieces went to the inactive piles"
+            ),
+            "refill": lambda: "Both active piles were empty: the inactive piles became active",
+            "ranks_check": lambda: f"{who(seat)} makes the initial ranks check",
+            "ranks_check_passed": lambda: (
+                f"{who(seat)} passed the check: {plural(event.get('ranks', 0), 'rank')} to split"
+            ),
+            "reroll_offered": lambda: (
+                f"{who(seat)} may "
+                f"{'ask the game master for' if words.state.get('gm_hosted') else 'take'} a re-roll"
+            ),
+            "reroll": lambda: f"{who(seat)} re-rolls (upgraded {plural(event.get('rerolls', 0), 'time')})",
+            "ranks": lambda: (
+                f"{who(seat)} has Dejarik Attack {shown(event.get('attack'))}, "
+                f"Defence {shown(event.get('defence'))}"
+                + (f" ({shown(event['reason'])})" if event.get("reason") else "")
+            ),
+        }
+        if kind in simple:
+            return simple[kind]()
+        if kind in ("reroll_asked", "reroll_granted", "reroll_refused"):
+            return event.get("text") or None  # worded when they happened, naming the GM's decision
+        return super().event_text(event, words)
+
+
+EFFECT_WORDS = {
+    "defender_setback": "the defender gets a setback die on their attack next round",
+    "recover_strain": "the attacker recovers 1 strain",
+    "attacker_boost": "the attacker gets a boost die on their next attack",
+    "defender_sets_first": "next round the attacker sets their pieces first",
+    "defender_boost": "the defender gets a boost die on their attack next round",
+    "attacker_strain": "the attacker takes 1 strain",
+    "attacker_setback": "the attacker gets a setback die on their next attack",
+    "adjust_set_piece": "next round the defender may add or remove one of the attacker's set pieces",
+    "upgrade_next_attack": "their next attack is upgraded",
+    "upgrade_next_defence": "their next defence is upgraded",
+}
+"""What a spent advantage, triumph, threat or despair does, in the log's words."""
+
+
+def character_label(words: Words, seat: Any) -> str:
+    """ "Light (Rey)", or with a character name "Han (Light, Rey)"."""
+    if seat is None:
+        return "Nobody"
+    characters = words.state.get("characters") or []
+    character = characters[seat] if isinstance(seat, int) and 0 <= seat < len(characters) else None
+    side = words.seat_name(seat)
+    player = words.players.get(seat) if isinstance(seat, int) else None
+    name = character.get("name") if isinstance(character, dict) else None
+    if name and name != side:
+        return f"{name} ({side}{f', {player}' if player else ''})"
+    return f"{side} ({player})" if player else side
+
+
+def result_words(words: Words, result: dict[str, Any]) -> str:
+    """A round's result: "Han (Light, Leia) lost 1 piece from the set pile."."""
+    if result.get("loser") is None or not result.get("lost"):
+        return "No piece lost this round."
+    pile = result.get("pile")
+    where = "set pile" if pile == "set" else f"{shown(pile)} pile (no piece was set)"
+    return (
+        f"{character_label(words, result['loser'])} lost {plural(result['lost'], 'piece')} from the {where}."
+    )
+
+
+def adjust_words(words: Words, event: Event) -> str:
+    who, target = character_label(words, event.get("seat")), character_label(words, event.get("target"))
+    if event.get("change") == "none":
+        return f"{who} left {target}'s set pieces as they were"
+    change = "added one piece to" if event.get("change") == "add" else "removed one piece from"
+    return f"{who} {change} {target}'s set ({shown(event.get('set'))} set)"

@@ -18,6 +18,7 @@ from app.rules.contract import ActionModel, Closed, GameView, Odds, Seat, Space
 from app.rules.creatures import KELLY_CREATURES, Creature
 from app.rules.dice import Dice
 from app.rules.odds import KELLY_WORDS, Pool, attack_odds, classify, odds_for
+from app.rules.words import Words, humanise, shown
 
 __all__ = ["ACTIONS_PER_TURN", "Kelly", "KellyState", "PendingPush", "Piece", "Pool", "classify"]
 
@@ -144,6 +145,15 @@ class DiceView(KellyView):
     pieces: list[DicePieceView] = Field(description="The living pieces.")
     legend: dict[CreatureId, DiceCreatureView] = Field(description="Every creature's ratings and dice.")
     combat_dice: str = Field(description="What a combat total is, in words.")
+
+
+COMBAT_WORDS = {
+    "kill": "kill: the defender is destroyed",
+    "push": "push: the defender is pushed",
+    "counter-push": "counter-push: the attacker is pushed",
+    "counter-kill": "counter-kill: the attacker is destroyed",
+}
+"""An attack's outcome in the log's words."""
 
 
 class Kelly(Ruleset[KellyState]):
@@ -497,3 +507,19 @@ class Kelly(Ruleset[KellyState]):
             "legend": {kind: self.creature_info(kind) for kind in sorted(self.creatures)},
             "turns_without_kill": state.options.turns_without_kill,
         }
+
+    def event_text(self, event: Event, words: Words) -> str | None:
+        """Kelly's own events: the exchange of an attack, the deal, To-The-Death."""
+        kind = event.get("type")
+        if kind == "combat":
+            outcome = COMBAT_WORDS.get(event.get("result")) or humanise(event.get("result"))
+            return (
+                f"Attack {shown(event.get('attack'))} against defense {shown(event.get('defense'))} "
+                f"(difference {shown(event.get('difference'))}): {outcome}"
+            )
+        if kind == "deal":
+            return "The creatures were dealt"
+        if kind == "to_the_death":
+            pieces = " and ".join(words.owned_name(p) for p in event.get("pieces") or [])
+            return f"To-The-Death: {pieces} fight in the core"
+        return super().event_text(event, words)

@@ -21,6 +21,7 @@ from app.rules.contract import GameView
 from app.rules.creatures import KELLY_D20_DICE
 from app.rules.dice import Dice
 from app.rules.kelly import DiceView, Kelly, KellyState, Piece, Pool
+from app.rules.words import Words, shown
 
 CENTRE_HOLD_TURNS = 3
 """Consecutive own turns ended on the core that win the game."""
@@ -101,3 +102,16 @@ class KellyD20(Kelly):
             "centre_hold_to_win": CENTRE_HOLD_TURNS,
             "combat_dice": "rating + d20 + secondary die",
         }
+
+    def event_text(self, event: Event, words: Words) -> str | None:
+        """The hold on the core: kept a turn longer, or broken."""
+        if event.get("type") == "centre_hold":
+            seat = event.get("seat")
+            if event.get("broken_by"):
+                return (
+                    f"{words.owned_name(event['broken_by'])} broke {words.seat_name(seat)}'s hold on the core"
+                )
+            turns = event.get("turns")
+            held = f"{shown(turns)} turn{'' if turns == 1 else 's'}"
+            return f"{words.seat_label(seat)} has held the core for {held}"
+        return super().event_text(event, words)

@@ -194,3 +194,33 @@ def roll_pool(dice: Dice, pool: Pool, purpose: str, **about: Any) -> dict[str, A
         "tally": tally(shown),
         "net": net(shown),
     }
+
+
+POOL_ORDER = ("proficiency", "ability", "boost", "challenge", "difficulty", "setback")
+"""The order a pool is listed in words (the character's dice, then the opposition's)."""
+PLURALS = {
+    SUCCESS: "successes", FAILURE: "failures", ADVANTAGE: "advantages",
+    THREAT: "threats", TRIUMPH: "triumphs", DESPAIR: "despairs",
+}  # fmt: skip
+
+
+def pool_words(pool: dict[str, int] | None) -> str:
+    """A pool in words: "2 ability + 1 difficulty" (as the browser's dice show it)."""
+    parts = [f"{pool[k]} {k}" for k in POOL_ORDER if pool and pool.get(k)]
+    return " + ".join(parts) or "no dice"
+
+
+def net_words(result: dict[str, int] | None) -> str:
+    """A net result in words: "2 successes, 1 threat"."""
+    result = result or {}
+    parts: list[tuple[str, int]] = []
+    success, advantage = result.get(SUCCESS, 0), result.get(ADVANTAGE, 0)
+    if success:
+        parts.append((SUCCESS, success) if success > 0 else (FAILURE, -success))
+    if advantage:
+        parts.append((ADVANTAGE, advantage) if advantage > 0 else (THREAT, -advantage))
+    for symbol in (TRIUMPH, DESPAIR):
+        if result.get(symbol, 0) > 0:
+            parts.append((symbol, result[symbol]))
+    words = [f"{n} {symbol if n == 1 else PLURALS[symbol]}" for symbol, n in parts]
+    return ", ".join(words) if words else "nothing: everything cancelled"

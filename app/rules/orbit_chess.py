@@ -30,6 +30,7 @@ from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
+from app.rules.words import Words
 
 Kind = Literal["king", "queen", "knight", "pawn"]
 KINDS: tuple[Kind, ...] = ("king", "queen", "knight", "pawn")
@@ -648,6 +649,12 @@ class OrbitChess(Ruleset[OrbitState]):
             "legend": LEGEND,
             "turns_without_kill": state.options.turns_without_kill,
         }
+
+    def event_text(self, event: Event, words: Words) -> str | None:
+        """A piece waiting in reserve until its side activates it."""
+        if event.get("type") == "inactive":
+            return f"{words.owned_name(event.get('piece'))} is inactive until its side activates it"
+        return super().event_text(event, words)
 
     def explain_illegal(self, legal: list[Action], wanted: Action) -> str:
         """As the base, and says when a pawn move needs (or names a wrong) push."""

@@ -30,6 +30,7 @@ from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Rules
 from app.rules.contract import ActionModel, Closed, GameView, Odds, Seat, Space
 from app.rules.dice import Dice
 from app.rules.odds import odds_for
+from app.rules.words import Words, humanise, shown
 
 OFF_BOARD = "off"
 """The ``to`` of a push that sends a creature off the board from ring A."""
@@ -598,3 +599,37 @@ class Simeone(Ruleset[SimeoneState]):
             "legend": {kind: self.creature_info(kind) for kind in CREATURES},
             "turns_without_kill": state.options.turns_without_kill,
         }
+
+    def event_text(self, event: Event, words: Words) -> str | None:
+        """Simeone's own events: battles and stuns, scores, activations, initiative, rounds."""
+        kind, name, seat = event.get("type"), words.owned_name, event.get("seat")
+        if kind == "battle":
+            target, attacker = name(event.get("target")), name(event.get("piece"))
+            result = {
+                "defeated": f"{target} is defeated",
+                "pushed": f"{target} is pushed",
+                "stunned": f"{attacker} is stunned",
+                "nothing": "nothing happens",
+            }.get(event.get("result")) or humanise(event.get("result"))
+            return (
+                f"{attacker} rolled {shown(event.get('attack'))} against {target}'s "
+                f"{shown(event.get('defense'))}: {result}"
+            )
+        if kind == "stunned":
+            return f"{name(event.get('piece'))} was stunned"
+        if kind == "unstun":
+            return f"{name(event.get('piece'))} shook off the stun"
+        if kind == "score":
+            return (
+                f"{words.seat_label(seat)} scored {shown(event.get('points'))} ({shown(event.get('why'))}): "
+                f"{shown(event.get('total'))} in all"
+            )
+        if kind == "end_activation":
+            return f"{words.seat_label(seat)} ended {name(event.get('piece'))}'s activation"
+        if kind == "initiative":
+            return f"{words.seat_label(seat)} has the initiative"
+        if kind == "initiative_tie":
+            return f"Initiative: a tie at {shown(event.get('total'))}, roll again"
+        if kind == "round_end":
+            return f"Round {shown(event.get('round'))} ended"
+        return super().event_text(event, words)

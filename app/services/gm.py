@@ -11,7 +11,8 @@ replaying the log without the undone entries (``app/rules/log.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from pydantic import Field
@@ -19,6 +20,7 @@ from pydantic import Field
 from app.rules.base import Action, Ruleset
 from app.rules.contract import ActionModel, Seat
 from app.rules.log import Entry, is_game_move, undone_versions
+from app.rules.words import Event, Words, humanise, shown
 
 GM_PREFIX = "gm_"
 FILLED_BY_GM = {"gm_set_options": "options"}
@@ -164,3 +166,78 @@ def option_changes(before: Any, after: Any, path: str = "") -> list[dict[str, An
         pairs = enumerate(zip(before, after, strict=True))
         return [c for i, (b, a) in pairs for c in option_changes(b, a, f"{path}{i}.")]
     return [] if before == after else [{"option": path.rstrip("."), "from": before, "to": after}]
+
+
+# --- the GM's controls in the log's words -----------------------------------------
+
+GM = "The game master"
+
+
+def event_text(event: Event, words: Words, entry_of: Callable[[int], dict[str, Any] | None]) -> str | None:
+    """The words of an event of the GM's controls ("The game master paused the match");
+    ``None`` for any other event. ``entry_of(version)``: a log entry as the viewer
+    sees it, its events worded, or ``None`` when it is not known."""
+    kind, seat = event.get("type"), event.get("seat")
+    if kind == "paused":
+        return f"{GM} paused the match"
+    if kind == "resumed":
+        return f"{GM} resumed play"
+    if kind == "npc":
+        return f"{GM} took over {words.seat_label(seat)} and plays it as an NPC"
+    if kind == "npc_released":
+        return f"{GM} handed {words.seat_name(seat)} back to its player"
+    if kind == "seat_opened":
+        return f"{GM} opened {words.seat_name(seat)}: a new player can join with its invite link"
+    if kind == "undone":
+        return undone_text(event, words, entry_of)
+    if kind == "options_changed":
+        changes = event.get("changes") or []
+        if not changes:
+            return f"{GM} saved the options (nothing changed)"
+        listed = [
+            f"{option_name(words, c.get('option'))} "
+            f"{option_value(c.get('from'))} → {option_value(c.get('to'))}"
+            for c in changes
+        ]
+        return f"{GM} changed the options: {'; '.join(listed)}"
+    return None
+
+
+def undone_text(event: Event, words: Words, entry_of: Callable[[int], dict[str, Any] | None]) -> str:
+    """What was undone, in its own words from the log: "The game master undid #8,
+    Dark (Dorn)'s attack: Lowbacca made a primary attack. Its dice stay in the log"."""
+    version = event.get("version")
+    who = "" if event.get("seat") is None else f"{words.seat_label(event['seat'])}'s "
+    action = event.get("action") or {}
+    kind = str(action.get("type") or "action")
+    entry = entry_of(version) if isinstance(version, int) else None
+    rolled = entry is not None and any(e.get("type") == "roll" for e in entry.get("events") or [])
+    kept = [line for line in words.entry_lines(entry) if not ROLLED.search(line)] if entry else []
+    what = kept[0] if kept else action.get("label") or humanise(kind).lower()
+    dice = ". Its dice stay in the log" if rolled else ""
+    if kind.startswith(GM_PREFIX):  # a GM's own decision (an eote re-roll) names itself
+        return f"{GM} undid #{shown(version)}: {what}{dice}"
+    return f"{GM} undid #{shown(version)}, {who}{humanise(kind).lower()}: {what}{dice}"
+
+
+ROLLED = re.compile(" rolled ")
+"""A line of dice: the undone entry's dice are not what the undo names."""
+
+
+def option_name(words: Words, path: Any) -> str:
+    """``"sheets.0.intellect"`` → "Light's sheet: intellect" for eote's sheets,
+    ``"turns_without_kill"`` → "Turns without kill"."""
+    keys = shown(path).split(".")
+    if keys[0] == "sheets" and len(keys) > 1 and keys[1].isdigit():
+        rest = " ".join(humanise(k).lower() for k in keys[2:])
+        return f"{words.seat_name(int(keys[1]))}'s sheet{f': {rest}' if rest else ''}"
+    name = " ".join(f"#{int(k) + 1}" if k.isdigit() else humanise(k).lower() for k in keys)
+    return name[:1].upper() + name[1:]
+
+
+def option_value(value: Any) -> str:
+    if value is None or value == "":
+        return "(none)"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return shown(value)

@@ -121,7 +121,8 @@ class MatchService:
     ) -> list[dict[str, Any]]:
         """Log entries after version ``after``, as ``viewer`` may see them."""
         match, entries = await self.store.load_with_entries(match_id, after, limit)
-        return views.entries_for(match, entries, seat_of(match, viewer.id if viewer else None))
+        earlier = await views.undone_entries(self.store, match, entries)
+        return views.entries_for(match, entries, seat_of(match, viewer.id if viewer else None), earlier)
 
     async def history(
         self,

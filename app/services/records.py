@@ -167,7 +167,7 @@ async def view_at(store: Store, match_id: str, version: int, with_log: bool = Tr
         "latest_version": match.version,
         "match_status": match.status,
         "hidden": ruleset.secrets(state, None) if finished and state is not None else [],
-        **({"log": views.entries_for(match, kept, None)} if with_log else {}),
+        **({"log": views.entries_for(match, kept, None, state=shown["state"])} if with_log else {}),
     }
 
 
@@ -210,6 +210,6 @@ async def log_pages(
 
     async def pages() -> AsyncIterator[list[dict[str, Any]]]:
         async for page in read_entries(store, match, after):
-            yield views.entries_for(match, page, seat)
+            yield views.entries_for(match, page, seat, await views.undone_entries(store, match, page))
 
     return pages()

@@ -12,6 +12,7 @@ once per update and shares its bytes between every connection that sees it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -20,8 +21,16 @@ from app.bots import bot_json  # bots (issue 9)
 from app.rules import get_ruleset
 from app.rules.base import Action, Ruleset
 from app.rules.log import Entry
+from app.rules.words import Event, Words
 from app.services import clock, gm
-from app.services.store import MatchRecord, PlayerRecord
+from app.services.store import MatchRecord, PlayerRecord, Store
+
+EntryOf = Callable[[int], dict[str, Any] | None]
+"""A log entry by version, as the viewer sees it with its events worded (``None``: unknown)."""
+
+
+def _unknown(version: int) -> dict[str, Any] | None:
+    return None
 
 
 def seat_of(match: MatchRecord, player_id: str | None) -> int | None:
@@ -70,9 +79,82 @@ def _undone_for(ruleset: Ruleset, event: dict[str, Any], seat: int | None) -> di
     return event
 
 
-def entries_for(match: MatchRecord, entries: list[Entry], seat: int | None) -> list[dict[str, Any]]:
+def entries_for(
+    match: MatchRecord,
+    entries: list[Entry],
+    seat: int | None,
+    earlier: Mapping[int, Entry] | None = None,
+    state: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Log entries as ``seat`` may see them, every event with its ``text``.
+
+    ``earlier``: entries a GM's undo among ``entries`` names (:func:`undone_entries`),
+    so that its words name what was undone; ``state``: the ruleset's view of the
+    state as ``seat`` sees it, when the caller has it (default: the match's now).
+    """
     ruleset, finished = get_ruleset(match.ruleset), match.status == "finished"
-    return [entry_for(ruleset, e, seat, finished) for e in entries]
+    shown = [entry_for(ruleset, e, seat, finished) for e in entries]
+    if not any(e["events"] for e in shown):
+        return shown
+    words = words_for(match, seat, state)
+    known = {e["version"]: e for e in shown}
+    worded: dict[int, dict[str, Any]] = {}
+
+    def entry_of(version: int) -> dict[str, Any] | None:
+        if version not in worded:
+            worded[version] = None  # (an entry never names itself; this guards the recursion)
+            entry = known.get(version)
+            if entry is None and earlier is not None and version in earlier:
+                entry = entry_for(ruleset, earlier[version], seat, finished)
+            worded[version] = entry and with_words(ruleset, entry, words, entry_of)
+        return worded[version]
+
+    return [entry_of(e["version"]) or e for e in shown]
+
+
+def with_words(
+    ruleset: Ruleset, entry: dict[str, Any], words: Words, entry_of: EntryOf = _unknown
+) -> dict[str, Any]:
+    """``entry`` (as a viewer sees it) with each event's ``text``: the GM's controls'
+    words, else the ruleset's (:meth:`Ruleset.event_text`), else its type and fields."""
+    return {
+        **entry,
+        "events": [{**e, "text": event_text(ruleset, e, words, entry_of)} for e in entry["events"]],
+    }
+
+
+def event_text(ruleset: Ruleset, event: Event, words: Words, entry_of: EntryOf = _unknown) -> str:
+    """One event in the player words of the viewer that ``words`` reads for."""
+    return gm.event_text(event, words, entry_of) or ruleset.event_text(event, words) or words.plainly(event)
+
+
+def words_for(match: MatchRecord, seat: int | None, state: Mapping[str, Any] | None = None) -> Words:
+    """What the words of ``seat``'s events read: its view of the state and the seats' players."""
+    ruleset = get_ruleset(match.ruleset)
+    if state is None:
+        loaded = loaded_state(match)
+        state = ruleset.view(loaded, seat) if loaded is not None else {}
+    players = {s.seat: s.player.name for s in match.seats if s.player is not None}
+    return Words(state=state, players=players, seat_names=ruleset.seat_names)
+
+
+def undone_versions_missing(entries: Iterable[Entry]) -> set[int]:
+    """The versions that a GM's undo among ``entries`` names and ``entries`` lack."""
+    have = {e.version for e in entries}
+    named = {e.action.get("version") for e in entries if e.kind == "gm_undo"}
+    return {v for v in named if isinstance(v, int) and v not in have}
+
+
+async def undone_entries(store: Store, match: MatchRecord, entries: Iterable[Entry]) -> dict[int, Entry]:
+    """The entries that GM undos among ``entries`` undid, read when ``entries`` lack
+    them: an undo's words name the action it took back (:func:`entries_for`)."""
+    entries = list(entries)
+    found: dict[int, Entry] = {}
+    for version in sorted(undone_versions_missing(entries)):
+        entry = await store.entry(match, version)
+        if entry is not None:
+            found[version] = entry
+    return found
 
 
 def loaded_state(match: MatchRecord) -> Any:

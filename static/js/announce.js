@@ -3,7 +3,7 @@
 // an exchange of blows as one sentence once the dice settle: "Red Molator attacks Blue
 // Ng'ok: 8 dice total 31 against 8 dice total 27, push." The log keeps the details.
 
-import { describeEvent, describeRoll, describeSpecialEvent } from "./log.js";
+import { describeEvent } from "./log.js";
 import { humanise, ownedName, pieceName, seatName } from "./state.js";
 
 function diceWords(roll) {
@@ -40,10 +40,10 @@ function spokenLine(line) {
   return line.replace(/ → /g, " to ").replace(/ \[[^\]]*\]/g, "").replace(/#(\d)/g, "number $1");
 }
 
-// One event in a short sentence (without its full stop).
+// One event in a short sentence (without its full stop): the common piece-game events
+// in the present tense, every other event in the server's words (`text`: eote's, the
+// game master's, a ruleset's own).
 export function spokenEvent(store, event) {
-  const special = describeSpecialEvent(store, event);  // a view kind's (eote) or the game master's own words
-  if (special) return spokenLine(special);
   const view = store.view;
   const name = (id) => ownedName(store, id);
   const seat = (s) => seatName(view, s);
@@ -54,7 +54,7 @@ export function spokenEvent(store, event) {
     case "push": return `${name(event.piece)} is pushed${event.from ? ` from ${event.from}` : ""} ${where(event.to)}`;
     case "push_blocked": return `${name(event.piece)} has nowhere to be pushed`;
     case "place": return `${name(event.piece)} is placed on ${event.to}`;
-    case "attack": return `${name(event.piece)} attacks ${name(event.target)}`;
+    case "attack": return event.piece ? `${name(event.piece)} attacks ${name(event.target)}` : spokenLine(describeEvent(store, event));
     case "kill": case "defeat": return `${name(event.piece)} is destroyed`;
     case "capture": return `${name(event.piece)} is captured${event.at ? ` on ${event.at}` : ""}`;
     case "stunned": return `${name(event.piece)} is stunned`;
@@ -69,7 +69,8 @@ export function spokenEvent(store, event) {
     case "end": return event.winner === null || event.winner === undefined
       ? `The match is drawn: ${event.reason}` : `${seat(event.winner)} wins: ${event.reason}`;
     case "roll": {
-      if (event.total === undefined || event.shuffled) return spokenLine(describeRoll(store, event));
+      // Shuffles and narrative dice (eote) have no total: their words say what was drawn.
+      if (event.total === undefined || event.shuffled) return spokenLine(describeEvent(store, event));
       const who = event.seat === undefined || event.seat === null ? "Rolled" : `${seat(event.seat)} rolls`;
       const whose = event.piece ? ` for ${pieceName(store, event.piece)}` : "";
       return `${who} ${event.total}${event.purpose ? ` on ${humanise(event.purpose).toLowerCase()}` : ""}${whose}`;

@@ -4,7 +4,7 @@
 // board fades out where it stood. Everything is skipped under prefers-reduced-motion.
 // Reads only the events of live log entries and the positions of the previous update.
 
-import { spaceCentre } from "./renderers/board.js";
+import { spaceCentre } from "./renderers/board-draw.js";
 import { playSounds } from "./sound.js";
 
 const STEP_MS = 170;          // one space of a slide

@@ -68,11 +68,6 @@ export function netParts(net) {
   return parts;
 }
 
-export function netWords(net) {
-  const parts = netParts(net).map((p) => count(p.n, p.symbol));
-  return parts.length ? parts.join(", ") : "nothing: everything cancelled";
-}
-
 function svgEl(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);

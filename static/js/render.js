@@ -10,7 +10,7 @@ import { gmButtonLabel } from "./gm-words.js";
 import { createMotion } from "./motion.js";
 import { describeEntry } from "./log.js";
 import { rendererFor } from "./renderers.js";
-import { emblemOf, monograms } from "./renderers/board.js";
+import { emblemOf, monograms } from "./renderers/board-draw.js";
 import {
   actionLabel, chanceWords, classifyActions, countsActions, humanise, oddsOutcomes, ownedName, pieceName, seatLabel, targetsOf,
 } from "./state.js";

@@ -114,12 +114,22 @@ async def test_undo_is_its_own_entry_and_the_undone_dice_stay_in_the_history(cli
     assert after["version"] == applied["version"] + 1, "undo adds an entry; nothing is rewritten"
     log = (await client.get(f"/api/v1/matches/{table.id}/events")).json()["events"]
     assert log[-2]["action"] == action and log[-1]["action"]["type"] == "gm_undo"
-    assert log[-1]["events"][0] == {
+    undone = log[-1]["events"][0]
+    assert {k: v for k, v in undone.items() if k != "text"} == {
         "type": "undone",
         "version": applied["version"],
         "seat": seat,
         "action": action,
     }
+    # Its words name the undone action in the log's own words (app/services/gm.py).
+    lines = [e["text"] for e in log[-2]["events"] if " rolled " not in e["text"]]
+    rolled = any(e["type"] == "roll" for e in log[-2]["events"])
+    who = f"{get_ruleset('kelly').seat_name(seat)} ({table.players[seat]['name']})"
+    kind = action["type"].replace("_", " ")
+    assert undone["text"] == (
+        f"The game master undid #{applied['version']}, {who}'s {kind}: {lines[0]}"
+        + (". Its dice stay in the log" if rolled else "")
+    )
     assert not any(a["type"] == "gm_undo" for a in (await table.view(table.host))["legal_actions"]), (
         "the start cannot be undone"
     )
@@ -311,7 +321,12 @@ async def test_a_reroll_asked_for_waits_for_the_gm_who_grants_it_with_the_matchs
     assert verify_roll(bytes.fromhex(seed), roll, [PLAYER_SEED, PLAYER_SEED]), "the match's own dice"
     log = (await client.get(f"/api/v1/matches/{table.id}/events")).json()["events"]
     assert log[-1]["seat"] is None and log[-1]["action"]["type"] == "gm_grant_reroll"
-    assert log[-1]["events"] == events
+    # The log shows each event with its words: the applied events, worded for the viewer.
+    assert [{k: v for k, v in e.items() if k != "text"} for e in log[-1]["events"]] == [
+        {k: v for k, v in e.items() if k != "text"} for e in events
+    ]
+    assert log[-1]["events"][0]["text"] == events[0]["text"]
+    assert log[-1]["events"][1]["text"] == "Han (Light, Kyla) re-rolls (upgraded 1 time)"
     for player in table.players:  # both players see the re-roll's dice and the decision gone
         theirs = await table.view(player)
         assert theirs["state"]["last_roll"] == roll and theirs["state"]["gm_decision"] is None

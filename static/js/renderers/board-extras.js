@@ -7,13 +7,11 @@
 // view; clicks reach input.js through data-action-index / data-reserve-piece.
 
 import { humanise } from "../state.js";
-import { GEOMETRY, cellShape, describePiece, drawToken, el, emblemOf, monograms, polar, rayAngle, setAttr, spaceCentre } from "./board.js";
+import {
+  GEOMETRY, cellShape, describePiece, drawToken, el, emblemOf, monograms, polar, rayAngle, seatWord, setAttr, spaceCentre,
+} from "./board-draw.js";
 
 const isSpace = (s) => typeof s === "string" && /^(C|[AB]([1-9]|1[0-2]))$/.test(s);
-
-export function seatWord(state, seat) {
-  return (state.seat_names && state.seat_names[seat]) || `Seat ${Number(seat) + 1}`;
-}
 
 function html(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);

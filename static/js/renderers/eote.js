@@ -4,9 +4,8 @@
 // step and the effects pending for later rounds. Reads only the server's view: the
 // decisions themselves are the generic action buttons (render.js).
 
-import { registerEventWords } from "../log.js";
 import {
-  count, dieWords, narrativeDie, netChips, netWords, poolDice, poolWords, symbolKey,
+  count, dieWords, narrativeDie, netChips, poolDice, poolWords, symbolKey,
 } from "../narrative.js";
 import { humanise, seatName } from "../state.js";
 
@@ -23,18 +22,6 @@ const SHEET = [
   ["presence", "Presence"],
 ];
 const DIFFICULTY = { 1: "Easy", 2: "Average", 3: "Difficult", 4: "Daunting", 5: "Formidable" };
-const EFFECTS = {
-  defender_setback: "the defender gets a setback die on their attack next round",
-  recover_strain: "the attacker recovers 1 strain",
-  attacker_boost: "the attacker gets a boost die on their next attack",
-  defender_sets_first: "next round the attacker sets their pieces first",
-  defender_boost: "the defender gets a boost die on their attack next round",
-  attacker_strain: "the attacker takes 1 strain",
-  attacker_setback: "the attacker gets a setback die on their next attack",
-  adjust_set_piece: "next round the defender may add or remove one of the attacker's set pieces",
-  upgrade_next_attack: "their next attack is upgraded",
-  upgrade_next_defence: "their next defence is upgraded",
-};
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -313,43 +300,3 @@ function tumble(dice, section) {
     if (section) section.dataset.state = "settled";
   }, TUMBLE_MS);
 }
-
-// --- the match log in words -------------------------------------------------------
-
-function eoteWords(store, event) {
-  const view = store.view || {};
-  const who = (seat) => characterLabel(view, seat);
-  switch (event.type) {
-    case "roll": {
-      if (!event.dice || !event.dice.some((d) => d.kind)) return null;
-      const faces = event.dice.map((d) => `${d.kind} ${d.symbols && d.symbols.length ? d.symbols.join(" and ") : "blank"}`).join("; ");
-      const what = event.purpose === "initial ranks check" ? "the initial ranks check" : `round ${event.round ?? ""}`.trim();
-      return `${who(event.seat)} rolled ${what} (${poolWords(event.pool)}): ${faces}. Net: ${netWords(event.net)}`;
-    }
-    case "first_attacker": return `${who(event.seat)} attacks first`;
-    case "round": return `Round ${event.number}: ${who(event.attacker)} attacks, ${who(event.defender)} defends; ${who(event.sets_first)} sets first`;
-    case "setting": return `${who(event.seat)} is choosing pieces to set`;
-    case "set_revealed": return `${who(event.seat)} set ${plural(event.count, "piece")}${event.reason ? ` (${event.reason})` : ""}`;
-    case "adjust_set": return event.change === "none"
-      ? `${who(event.seat)} left ${who(event.target)}'s set pieces as they were`
-      : `${who(event.seat)} ${event.change === "add" ? "added one piece to" : "removed one piece from"} ${who(event.target)}'s set (${event.set} set)`;
-    case "adjust_skipped": return `${who(event.seat)} could not adjust: ${event.reason}`;
-    case "defence": return `${who(event.seat)} chose a ${event.mode} defence`;
-    case "attack": return event.piece ? null : `${who(event.seat)} made a ${event.mode} attack`;
-    case "round_result": return resultWords(view, event).replace(/\.$/, "");
-    case "spend": return `${who(event.seat)} spent ${event.source}: ${EFFECTS[event.effect] || humanise(event.effect)}${event.strain !== undefined ? ` (strain now ${event.strain})` : ""}`;
-    case "done_spending": return `${who(event.seat)} finished spending${event.reason ? ` (${event.reason})` : ""}`;
-    case "round_end": return `Round ${event.round} ended: set pieces went to the inactive piles`;
-    case "refill": return "Both active piles were empty: the inactive piles became active";
-    case "ranks_check": return `${who(event.seat)} makes the initial ranks check`;
-    case "ranks_check_passed": return `${who(event.seat)} passed the check: ${plural(event.ranks, "rank")} to split`;
-    case "reroll_offered": return `${who(event.seat)} may ${view.state && view.state.gm_hosted ? "ask the game master for" : "take"} a re-roll`;
-    // A re-roll asked of the game master, granted or refused: the server's words.
-    case "reroll_asked": case "reroll_granted": case "reroll_refused": return event.text || null;
-    case "reroll": return `${who(event.seat)} re-rolls (upgraded ${plural(event.rerolls, "time")})`;
-    case "ranks": return `${who(event.seat)} has Dejarik Attack ${event.attack}, Defence ${event.defence}${event.reason ? ` (${event.reason})` : ""}`;
-    default: return null;
-  }
-}
-
-registerEventWords("eote", eoteWords);
