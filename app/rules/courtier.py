@@ -26,7 +26,8 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from app.rules import board
-from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.base import Action, BaseOptions, Event, GameState, Outcome
+from app.rules.board_game import BoardGame
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 from app.rules.words import Words
@@ -137,7 +138,7 @@ class CourtierView(GameView):
     turns_without_kill: int = Field(description="The option: quiet turns that end the match in a draw.")
 
 
-class Courtier(Ruleset[CourtierState]):
+class Courtier(BoardGame[CourtierState]):
     id: ClassVar[str] = "courtier"
     name: ClassVar[str] = "Courtier"
     description: ClassVar[str] = (
@@ -149,26 +150,21 @@ class Courtier(Ruleset[CourtierState]):
     state_type: ClassVar[type[GameState]] = CourtierState
     action_models: ClassVar[tuple[type[ActionModel], ...]] = (Move, Capture)
     view_model: ClassVar[type[GameView]] = CourtierView
+    mutable_fields: ClassVar[tuple[str, ...]] = ("positions",)
 
     def new_game(self, options: BaseOptions, dice: Dice) -> tuple[CourtierState, list[Event]]:
         assert isinstance(options, CourtierOptions)
         events: list[Event] = []
-        first = 0
         if options.first == "random":
-            coin = dice.roll([2], "first player")
-            first = coin["total"] - 1
-            events.append(coin)
-        events.append({"type": "first_player", "seat": first})
+            first = self.coin(dice, events)
+        else:
+            first = 0
+            events.append({"type": "first_player", "seat": first})
         state = CourtierState(options=options, pieces=starting_pieces(), turn=first)
         self.record_position(state)
         return state, events
 
-    def game_to_act(self, state: CourtierState) -> list[int]:
-        return [state.turn]
-
-    def game_actions(self, state: CourtierState, seat: int) -> list[Action]:
-        if state.result is not None or seat != state.turn:
-            return []
+    def decisions(self, state: CourtierState, seat: int) -> list[Action]:
         if state.pending is not None:
             return [
                 {
@@ -286,13 +282,7 @@ class Courtier(Ruleset[CourtierState]):
         return f"{state.turn}|{','.join(placed)}"
 
     def record_position(self, state: CourtierState) -> int:
-        key = self.position_key(state)
-        state.positions[key] = state.positions.get(key, 0) + 1
-        return state.positions[key]
-
-    @staticmethod
-    def occupied(state: CourtierState) -> dict[str, CourtierPiece]:
-        return {p.at: p for p in state.pieces.values() if p.at is not None}
+        return self.seen_again(state.positions, self.position_key(state))
 
     def game_view(self, state: CourtierState, seat: int | None) -> dict[str, Any]:
         return {

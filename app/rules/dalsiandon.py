@@ -202,6 +202,14 @@ class Dalsiandon(Kelly):
     )
     options_schema: ClassVar[type[BaseOptions]] = DalsiandonOptions
     state_type: ClassVar[type[GameState]] = DalsiandonState
+    mutable_fields: ClassVar[tuple[str, ...]] = (
+        "draft",
+        "teams",
+        "setup",
+        "cycle_used",
+        "cycle_done",
+        "combat_ray",
+    )
     action_models: ClassVar[tuple[type[ActionModel], ...]] = (
         *Kelly.action_models, DraftChoice, Defer, ChooseOrder, Place,
     )  # fmt: skip
@@ -469,20 +477,18 @@ class Dalsiandon(Kelly):
 
     # --- the protocol --------------------------------------------------------------
 
-    def game_to_act(self, state: DalsiandonState) -> list[int]:
+    def chooser(self, state: DalsiandonState) -> int | None:
         if state.phase == "draft":
-            return [state.draft.chooser]
+            return state.draft.chooser
         if state.phase == "order":
-            return [state.setup.higher]
+            return state.setup.higher
         if state.phase == "arrange":
-            return [state.setup.arranging]
-        return super().game_to_act(state)
+            return state.setup.arranging
+        return super().chooser(state)
 
-    def game_actions(self, state: DalsiandonState, seat: int) -> list[Action]:
+    def decisions(self, state: DalsiandonState, seat: int) -> list[Action]:
         if state.phase == "play":
-            return super().game_actions(state, seat)
-        if seat not in self.game_to_act(state):
-            return []
+            return super().decisions(state, seat)
         if state.phase == "draft":
             draft = state.draft
             actions: list[Action] = [

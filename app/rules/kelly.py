@@ -12,8 +12,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from app.rules import board
-from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules import board, board_game
+from app.rules.base import Action, BaseOptions, Event, GameState, Outcome
 from app.rules.contract import ActionModel, Closed, GameView, Odds, Seat, Space
 from app.rules.creatures import KELLY_CREATURES, Creature
 from app.rules.dice import Dice
@@ -45,10 +45,9 @@ CreatureId = Literal[tuple(sorted(KELLY_CREATURES))]  # type: ignore[valid-type]
 """A creature of the kelly family, which is also its piece's id (one of each creature)."""
 
 
-class PendingPush(Closed):
+class PendingPush(board_game.PendingPush):
     """A push waiting for the winner of the exchange to choose where the loser goes."""
 
-    chooser: Seat
     piece: CreatureId
     options: list[Space]
     result: Literal["push", "counter-push"]
@@ -156,7 +155,7 @@ COMBAT_WORDS = {
 """An attack's outcome in the log's words."""
 
 
-class Kelly(Ruleset[KellyState]):
+class Kelly(board_game.BoardGame[KellyState]):
     id: ClassVar[str] = "kelly"
     name: ClassVar[str] = "Dejarik (Kelly)"
     description: ClassVar[str] = (
@@ -216,24 +215,17 @@ class Kelly(Ruleset[KellyState]):
 
     def new_game(self, options: BaseOptions, dice: Dice) -> tuple[KellyState, list[Event]]:
         pieces, events = self.deal(dice)
-        coin = dice.roll([2], "first player")
-        first = coin["dice"][0]["face"] - 1
-        events += [coin, {"type": "first_player", "seat": first}]
+        first = self.coin(dice, events)
         state = self.state_type(options=options, pieces=pieces, turn=first)
         self._advance(state, events)
         return state, events
 
-    def game_to_act(self, state: KellyState) -> list[int]:
-        if state.push is not None:
-            return [state.push.chooser]
-        return [state.turn]
+    def chooser(self, state: KellyState) -> int | None:
+        return None if state.push is None else state.push.chooser
 
-    def game_actions(self, state: KellyState, seat: int) -> list[Action]:
-        if state.result is not None or seat not in self.game_to_act(state):
-            return []
+    def decisions(self, state: KellyState, seat: int) -> list[Action]:
         if state.push is not None:
-            push = state.push
-            return [{"type": "push", "piece": push.piece, "to": s} for s in push.options]
+            return state.push.actions()
         return self.turn_actions(state, seat)
 
     def turn_actions(self, state: KellyState, seat: int) -> list[Action]:
@@ -469,22 +461,6 @@ class Kelly(Ruleset[KellyState]):
         events.append({"type": "turn", "seat": state.turn, "number": state.turn_number})
 
     # --- reading the state -------------------------------------------------------
-
-    def copy_state(self, state: KellyState) -> KellyState:
-        if type(state) is not KellyState:  # a variant's state may hold more mutable values
-            return super().copy_state(state)
-        # Pieces are changed in place; everything else is replaced, never changed.
-        return state.model_copy(
-            update={"pieces": {key: piece.model_copy() for key, piece in state.pieces.items()}}
-        )
-
-    @staticmethod
-    def occupied(state: KellyState) -> dict[str, Piece]:
-        return {p.at: p for p in state.pieces.values() if p.at is not None}
-
-    @staticmethod
-    def living(state: KellyState, seat: int) -> list[Piece]:
-        return [p for p in state.pieces.values() if p.owner == seat and p.at is not None]
 
     def creature_info(self, kind: str) -> dict[str, Any]:
         c = self.creatures[kind]

@@ -48,6 +48,7 @@ class KellyD20(Kelly):
         "hold the core for three turns unchallenged to win."
     )
     state_type: ClassVar[type[GameState]] = KellyD20State
+    mutable_fields: ClassVar[tuple[str, ...]] = ("centre_hold",)
     view_model: ClassVar[type[GameView]] = KellyD20View
 
     def rated_pool(self, kind: str, rating_name: str) -> Pool:

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules.board_game import BoardGame
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 from app.rules.words import Words
@@ -240,7 +241,7 @@ class OrbitView(GameView):
     turns_without_kill: int = Field(description="The option: quiet turns that end the match in a draw.")
 
 
-class OrbitChess(Ruleset[OrbitState]):
+class OrbitChess(BoardGame[OrbitState]):
     id: ClassVar[str] = "orbit-chess"
     name: ClassVar[str] = "Orbit chess"
     description: ClassVar[str] = (
@@ -251,6 +252,7 @@ class OrbitChess(Ruleset[OrbitState]):
     state_type: ClassVar[type[GameState]] = OrbitState
     action_models: ClassVar[tuple[type[ActionModel], ...]] = (Move, Activate)
     view_model: ClassVar[type[GameView]] = OrbitView
+    mutable_fields: ClassVar[tuple[str, ...]] = ("seen",)
     info_keys: ClassVar[frozenset[str]] = Ruleset.info_keys | {"path", "captures", "repeats"}
 
     # --- setting up --------------------------------------------------------------
@@ -294,15 +296,11 @@ class OrbitChess(Ruleset[OrbitState]):
     # --- reading the state -------------------------------------------------------
 
     @staticmethod
-    def occupied(state: OrbitState) -> dict[str, Piece]:
-        return {p.at: p for p in state.pieces.values() if p.at is not None}
-
-    @staticmethod
     def protected(state: OrbitState) -> set[str]:
         """Ids of the pieces that cannot be captured now: those orthogonally next to
         their own active queen (never the queen herself)."""
         out: set[str] = set()
-        occupied = OrbitChess.occupied(state)
+        occupied = BoardGame.occupied(state)
         for queen in state.pieces.values():
             if queen.kind != "queen" or queen.at is None:
                 continue
@@ -326,9 +324,6 @@ class OrbitChess(Ruleset[OrbitState]):
         return at_core if at_core is not None and at_core.kind == "king" else None
 
     # --- legal actions -----------------------------------------------------------
-
-    def game_to_act(self, state: OrbitState) -> list[int]:
-        return [state.turn]
 
     def plans(self, state: OrbitState, seat: int, only: str | None = None) -> list[Plan]:
         """Every legal move and activation of ``seat`` (which need not be to move), or
@@ -464,9 +459,7 @@ class OrbitChess(Ruleset[OrbitState]):
                 action["repeats"] = seen + 1
         return action
 
-    def game_actions(self, state: OrbitState, seat: int) -> list[Action]:
-        if state.result is not None or seat != state.turn:
-            return []
+    def decisions(self, state: OrbitState, seat: int) -> list[Action]:
         where = self._where_after_turn(state)
         return [self.action_of(plan, state, where) for plan in self.plans(state, seat)]
 
@@ -555,13 +548,6 @@ class OrbitChess(Ruleset[OrbitState]):
             after[plan.push] = plan.push_to
         return self._key(1 - state.turn, after)
 
-    def copy_state(self, state: OrbitState) -> OrbitState:
-        """A faster copy than pydantic's deep copy: only pieces and ``seen`` change in place."""
-        new = state.model_copy()
-        new.pieces = {pid: p.model_copy() for pid, p in state.pieces.items()}
-        new.seen = dict(state.seen)
-        return new
-
     def apply_game(self, state: OrbitState, seat: int, action: Action, dice: Dice) -> list[Event]:
         plan = self._find_plan(state, seat, action)
         events: list[Event] = []
@@ -584,9 +570,7 @@ class OrbitChess(Ruleset[OrbitState]):
         self.count_quiet_turn(state, state.options, [])
         if state.result is not None:
             return
-        key = self.position_key(state)
-        state.seen[key] = state.seen.get(key, 0) + 1
-        if state.seen[key] >= REPETITION_LIMIT:
+        if self.seen_again(state.seen, self.position_key(state)) >= REPETITION_LIMIT:
             state.result = Outcome(
                 winner=None, reason=f"the same position occurred {REPETITION_LIMIT} times with {name} to move"
             )

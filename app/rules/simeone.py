@@ -25,8 +25,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from app.rules import board
-from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
+from app.rules import board, board_game
+from app.rules.base import Action, BaseOptions, Event, GameState, Outcome
 from app.rules.contract import ActionModel, Closed, GameView, Odds, Seat, Space
 from app.rules.dice import Dice
 from app.rules.odds import odds_for
@@ -135,10 +135,9 @@ class SimeonePiece(BaseModel):
     defeated: bool = False
 
 
-class PendingPush(Closed):
+class PendingPush(board_game.PendingPush):
     """A pushed defender waiting for the attacker's player to choose where it goes."""
 
-    chooser: Seat
     piece: CreatureId
     by: CreatureId
     options: list[PushTo] = Field(description="Where it may go; 'off': off the board.")
@@ -253,7 +252,7 @@ class SimeoneView(GameView):
     turns_without_kill: int = Field(description="The option: quiet turns that end the match in a draw.")
 
 
-class Simeone(Ruleset[SimeoneState]):
+class Simeone(board_game.BoardGame[SimeoneState]):
     id: ClassVar[str] = "simeone"
     name: ClassVar[str] = "Dejarik (Simeone)"
     description: ClassVar[str] = (
@@ -263,6 +262,7 @@ class Simeone(Ruleset[SimeoneState]):
     seat_names: ClassVar[tuple[str, ...]] = ("Blue", "Red")
     options_schema: ClassVar[type[BaseOptions]] = SimeoneOptions
     state_type: ClassVar[type[GameState]] = SimeoneState
+    mutable_fields: ClassVar[tuple[str, ...]] = ("scores",)
     action_models: ClassVar[tuple[type[ActionModel], ...]] = (
         Place, Move, Attack, Unstun, EndActivation, Push,
     )  # fmt: skip
@@ -276,16 +276,12 @@ class Simeone(Ruleset[SimeoneState]):
         state = SimeoneState(options=options, pieces=pieces, turn=0)
         return state, [{"type": "setup", "seat": 0}]
 
-    def game_to_act(self, state: SimeoneState) -> list[int]:
-        if state.push is not None:
-            return [state.push.chooser]
-        return [state.turn]
+    def chooser(self, state: SimeoneState) -> int | None:
+        return None if state.push is None else state.push.chooser
 
-    def game_actions(self, state: SimeoneState, seat: int) -> list[Action]:
-        if state.result is not None or seat not in self.game_to_act(state):
-            return []
+    def decisions(self, state: SimeoneState, seat: int) -> list[Action]:
         if state.push is not None:
-            return [{"type": "push", "piece": state.push.piece, "to": to} for to in state.push.options]
+            return state.push.actions()
         if state.phase == "setup":
             return self.placements(state, seat)
         if state.active is not None:
@@ -544,14 +540,6 @@ class Simeone(Ruleset[SimeoneState]):
         events.append({"type": "turn", "seat": state.turn, "round": state.round})
 
     # --- reading the state -------------------------------------------------------------
-
-    @staticmethod
-    def occupied(state: SimeoneState) -> dict[str, SimeonePiece]:
-        return {p.at: p for p in state.pieces.values() if p.at is not None}
-
-    @staticmethod
-    def living(state: SimeoneState, seat: int) -> list[SimeonePiece]:
-        return [p for p in state.pieces.values() if p.owner == seat and p.at is not None]
 
     @staticmethod
     def creature_info(kind: str) -> dict[str, Any]:

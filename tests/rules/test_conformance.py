@@ -75,6 +75,37 @@ def test_states_survive_json(ruleset_id):
         assert ruleset.load_state(dumped) == state
 
 
+EVERY_OPTION = {
+    "dalsiandon": {"death_push": True, "rays_of_death": True, "king_of_the_center": True},
+    "simeone": {"center_point": "end_of_round"},
+    "eote": {"initial_ranks_check": True},
+}
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_applying_an_action_leaves_the_state_it_started_from_untouched(ruleset_id):
+    """The match service and the bots keep a state and apply actions to it again and
+    again: ``copy_state`` may share only what ``apply`` never changes."""
+    ruleset = registry()[ruleset_id]
+    for options in (None, EVERY_OPTION.get(ruleset_id)):
+        for game in range(3):
+            rng = random.Random(game)
+            dice = Dice(game.to_bytes(32, "big"))
+            state, _ = ruleset.new_game(ruleset.options(options), dice)
+            kept = []
+            while ruleset.outcome(state) is None and len(kept) < MAX_STEPS:
+                seat = rng.choice(ruleset.to_act(state))
+                legal = [
+                    a for a in ruleset.legal_actions(state, seat) if a["type"] not in COMMON_ACTION_TYPES
+                ]
+                kept.append((state, ruleset.dump_state(state)))
+                for other in rng.sample(legal, min(3, len(legal))):  # roads not taken
+                    ruleset.apply(state, seat, other, Dice(b"other"))
+                state, _ = ruleset.apply(state, seat, rng.choice(legal), dice)
+            for old, dumped in kept:
+                assert ruleset.dump_state(old) == dumped
+
+
 def _tampered(action: dict, rng: random.Random) -> list:
     bad = [None, [], "move", {}, {"type": 3}, {"type": "no-such-action"}, {**action, "extra": 1}]
     for key in action:
