@@ -11,8 +11,10 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar, TypeVar
 
+from pydantic import Field
+
 from app.rules.base import Action, Event, GameState, Ruleset
-from app.rules.contract import Closed, Seat
+from app.rules.contract import Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 
 S = TypeVar("S", bound=GameState)
@@ -28,6 +30,53 @@ class PendingPush(Closed):
 
     def actions(self) -> list[Action]:
         return [{"type": "push", "piece": self.piece, "to": to} for to in self.options]
+
+    def choice(self) -> dict[str, Any]:
+        """The push as the board view's ``pending`` choice."""
+        return {"chooser": self.chooser, "kind": "push", "piece": self.piece, "options": list(self.options)}
+
+
+# --- the board view every board ruleset fills (the match view's state.board) -------------
+
+
+class PieceShown(Closed):
+    id: str
+    kind: str = Field(description="The piece's kind: a key of the view's legend.")
+    owner: Seat
+    name: str = Field(description="The kind's name, as players say it.")
+
+
+class PieceOnBoard(PieceShown):
+    at: Space
+
+
+class PieceOffBoard(PieceShown):
+    status: str = Field(
+        description="Why it is off the board, in words: 'lost', 'captured', 'defeated', 'inactive', "
+        "'inactive until next turn', 'to place'."
+    )
+
+
+class Choice(Closed):
+    """A decision that interrupts the turn: the chooser picks one of ``options`` for ``piece``."""
+
+    chooser: Seat
+    kind: str = Field(description="'push' (options are spaces, or 'off') or 'capture' (options are pieces).")
+    piece: str = Field(description="The piece pushed, or the piece whose move captures.")
+    options: list[str]
+
+
+class BoardView(Closed):
+    """The same facts in the same shape for every board ruleset, so a client draws any
+    of them without knowing which it is."""
+
+    pieces: list[PieceOnBoard] = Field(description="Every piece on the board.")
+    off_board: list[PieceOffBoard] = Field(description="Every piece off the board, with why.")
+    pending: Choice | None = Field(description="A choice that interrupts the turn, if any.")
+
+
+class BoardGameView(GameView):
+    board: BoardView
 
 
 class BoardGame(Ruleset[S]):
@@ -76,6 +125,46 @@ class BoardGame(Ruleset[S]):
         for name in self.mutable_fields:
             update[name] = copy.deepcopy(getattr(state, name))
         return state.model_copy(update=update)
+
+    # --- the board view ----------------------------------------------------------------
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        return {**super().view(state, seat), "board": self.board_view(state)}
+
+    def board_view(self, state: S) -> dict[str, Any]:
+        on, off = [], []
+        for piece in state.pieces.values():  # type: ignore[attr-defined]
+            shown = {
+                "id": piece.id,
+                "kind": piece.kind,
+                "owner": piece.owner,
+                "name": self.kind_name(piece.kind),
+            }
+            if piece.at is not None:
+                on.append({**shown, "at": piece.at})
+            else:
+                off.append({**shown, "status": self.off_board_status(state, piece)})
+        return {
+            "pieces": on,
+            "off_board": off + self.still_to_place(state),
+            "pending": self.pending_choice(state),
+        }
+
+    def kind_name(self, kind: str) -> str:
+        """A kind of piece as players name it."""
+        raise NotImplementedError
+
+    def off_board_status(self, state: S, piece: Any) -> str:
+        """Why ``piece`` is off the board, in words."""
+        return "lost"
+
+    def still_to_place(self, state: S) -> list[dict[str, Any]]:
+        """Pieces that have no entry in ``state.pieces`` yet (a drafted team's)."""
+        return []
+
+    def pending_choice(self, state: S) -> dict[str, Any] | None:
+        """A choice that interrupts the turn (:class:`Choice`), if any."""
+        return None
 
     # --- helpers --------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome
-from app.rules.board_game import BoardGame
+from app.rules.board_game import BoardGame, BoardGameView
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 from app.rules.words import Words
@@ -123,7 +123,7 @@ class Name(Closed):
     name: str
 
 
-class CourtierView(GameView):
+class CourtierView(BoardGameView):
     pieces: list[PieceView] = Field(description="The pieces on the board.")
     captured: list[PieceOff]
     turn: Seat
@@ -283,6 +283,23 @@ class Courtier(BoardGame[CourtierState]):
 
     def record_position(self, state: CourtierState) -> int:
         return self.seen_again(state.positions, self.position_key(state))
+
+    def kind_name(self, kind: str) -> str:
+        return LEGEND[kind]["name"]
+
+    def off_board_status(self, state: CourtierState, piece: CourtierPiece) -> str:
+        return "captured"
+
+    def pending_choice(self, state: CourtierState) -> dict[str, Any] | None:
+        pending = state.pending
+        if pending is None:
+            return None
+        return {
+            "chooser": pending.seat,
+            "kind": "capture",
+            "piece": pending.piece,
+            "options": list(pending.options),
+        }
 
     def game_view(self, state: CourtierState, seat: int | None) -> dict[str, Any]:
         return {

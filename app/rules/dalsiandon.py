@@ -472,6 +472,13 @@ class Dalsiandon(Kelly):
             self.roll_combat_ray(state, dice, events)
         self._advance(state, events)
 
+    def still_to_place(self, state: DalsiandonState) -> list[dict[str, Any]]:
+        return [
+            {"id": kind, "kind": kind, "owner": seat, "name": self.kind_name(kind), "status": "to place"}
+            for seat in (0, 1)
+            for kind in self.unplaced(state, seat)
+        ]
+
     def unplaced(self, state: DalsiandonState, seat: int) -> list[str]:
         return [k for k in state.teams[seat] if k not in state.pieces]
 

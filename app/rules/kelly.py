@@ -116,7 +116,7 @@ class LostPiece(Closed):
     owner: Seat
 
 
-class KellyView(GameView):
+class KellyView(board_game.BoardGameView):
     pieces: list[PieceView] = Field(description="The living pieces.")
     lost: list[LostPiece] = Field(description="The dead pieces.")
     turn: Seat = Field(description="Whose turn it is.")
@@ -465,6 +465,12 @@ class Kelly(board_game.BoardGame[KellyState]):
     def creature_info(self, kind: str) -> dict[str, Any]:
         c = self.creatures[kind]
         return {"name": c.name, "attack": c.attack, "defense": c.defense, "movement": c.movement}
+
+    def kind_name(self, kind: str) -> str:
+        return self.creatures[kind].name
+
+    def pending_choice(self, state: KellyState) -> dict[str, Any] | None:
+        return None if state.push is None else state.push.choice()
 
     def game_view(self, state: KellyState, seat: int | None) -> dict[str, Any]:
         return {

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
-from app.rules.board_game import BoardGame
+from app.rules.board_game import BoardGame, BoardGameView
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 from app.rules.words import Words
@@ -227,7 +227,7 @@ class KindInfo(Closed):
     moves: str
 
 
-class OrbitView(GameView):
+class OrbitView(BoardGameView):
     pieces: list[PieceView] = Field(description="The active pieces, on the board.")
     captured: list[CapturedPiece] = Field(description="Captured on the last move: inactive after its turn.")
     inactive: list[PieceOff]
@@ -582,11 +582,25 @@ class OrbitChess(BoardGame[OrbitState]):
 
     # --- the view ----------------------------------------------------------------
 
+    def kind_name(self, kind: str) -> str:
+        return LEGEND[kind]["name"]
+
+    def off_board_status(self, state: OrbitState, piece: Piece) -> str:
+        """A piece captured on the last move, or inactive while its side may not activate it,
+        waits for a later turn (as ``can_activate`` says in the lists of the view)."""
+        return (
+            "inactive"
+            if piece.status == "inactive" and self.can_activate(state, piece)
+            else "inactive until next turn"
+        )
+
+    def can_activate(self, state: OrbitState, piece: Piece) -> bool:
+        room = any(s not in self.occupied(state) for s in board.RING_A)
+        return state.result is None and room and piece.owner == state.turn
+
     def game_view(self, state: OrbitState, seat: int | None) -> dict[str, Any]:
         protected = self.protected(state)
         occupied = self.occupied(state)
-        running = state.result is None
-        room = any(s not in occupied for s in board.RING_A)
         king = self.king_in_core(state)
         off_board = [p for p in state.pieces.values() if p.at is None]
         return {
@@ -612,7 +626,7 @@ class OrbitChess(BoardGame[OrbitState]):
                     "id": p.id,
                     "kind": p.kind,
                     "owner": p.owner,
-                    "can_activate": running and room and p.owner == state.turn,
+                    "can_activate": self.can_activate(state, p),
                 }
                 for p in off_board
                 if p.status == "inactive"

@@ -234,7 +234,7 @@ class PieceOff(Closed):
     owner: Seat
 
 
-class SimeoneView(GameView):
+class SimeoneView(board_game.BoardGameView):
     phase: Literal["setup", "play"]
     pieces: list[PieceView] = Field(description="The creatures on the board.")
     unplaced: list[PieceOff] = Field(description="Setup: the creatures still to place.")
@@ -540,6 +540,15 @@ class Simeone(board_game.BoardGame[SimeoneState]):
         events.append({"type": "turn", "seat": state.turn, "round": state.round})
 
     # --- reading the state -------------------------------------------------------------
+
+    def kind_name(self, kind: str) -> str:
+        return CREATURES[kind].name
+
+    def off_board_status(self, state: SimeoneState, piece: SimeonePiece) -> str:
+        return "defeated" if piece.defeated else "to place"
+
+    def pending_choice(self, state: SimeoneState) -> dict[str, Any] | None:
+        return None if state.push is None else state.push.choice()
 
     @staticmethod
     def creature_info(kind: str) -> dict[str, Any]:

@@ -359,7 +359,7 @@ export function createRenderer(root, store) {
 
   function renderLost(view) {
     const state = view.state || {};
-    const gone = [...(state.lost || []), ...(state.captured || [])];
+    const gone = ((state.board && state.board.off_board) || []).filter((p) => p.status !== "to place");
     const key = gone.map((p) => p.id).join(",");
     if (key === lostKey) return;
     lostKey = key;

@@ -48,7 +48,8 @@ export function rememberNames(store, view) {
     store.names[piece.id] = piece.name || (legend[piece.kind] && legend[piece.kind].name) || humanise(piece.kind || piece.id);
     if (typeof piece.owner === "number") store.owners[piece.id] = piece.owner;
   };
-  for (const list of [state.pieces, state.lost, state.captured, state.inactive, state.reserve, state.defeated]) {
+  const board = state.board || {};
+  for (const list of [board.pieces, board.off_board, state.pieces, state.lost, state.captured, state.inactive, state.reserve, state.defeated]) {
     for (const p of list || []) remember(p);
   }
   // Lists per seat (teams, pieces still to place): the index is the owner.

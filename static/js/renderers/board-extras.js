@@ -34,23 +34,9 @@ function nameOf(state, kind) {
   return (legend[kind] && legend[kind].name) || humanise(kind);
 }
 
-// Off-board pieces of one seat, whatever the view calls them.
+// One seat's pieces off the board, with why: the board view every board ruleset fills.
 function offBoard(state, seat) {
-  const items = [];
-  const add = (list, status) => {
-    for (const p of list || []) {
-      const piece = typeof p === "string" ? { id: p, kind: p, owner: seat } : p;
-      if (piece.owner === seat) items.push({ ...piece, status: piece.can_activate === false ? "inactive until next turn" : status });
-    }
-  };
-  const unplaced = state.unplaced || [];
-  if (Array.isArray(unplaced[0]) || (unplaced.length === 2 && unplaced.every(Array.isArray))) add(unplaced[seat], "to place");
-  else add(unplaced, "to place");
-  add(state.inactive, "inactive");
-  add(state.captured, "captured");
-  add(state.lost, "lost");
-  add(state.defeated, "defeated");
-  return items;
+  return ((state.board && state.board.off_board) || []).filter((piece) => piece.owner === seat);
 }
 
 function keyOf(...parts) { return JSON.stringify(parts); }
