@@ -188,10 +188,6 @@ class Kelly(board_game.BoardGame[KellyState]):
         """Whether the player to move may use ``piece`` for the next action."""
         return True
 
-    def push_with_no_room(self, state: KellyState, loser: Piece, result: str, events: list[Event]) -> None:
-        """A push whose loser has no empty space to go to: nothing happens."""
-        events.append({"type": "push_blocked", "piece": loser.id})
-
     def on_action_done(self, state: KellyState, piece: Piece, events: list[Event], dice: Dice) -> None:
         """After an action of ``piece`` is complete (``piece`` may have died in it)."""
 
@@ -325,29 +321,9 @@ class Kelly(board_game.BoardGame[KellyState]):
     def attack(
         self, state: KellyState, attacker: Piece, defender: Piece, dice: Dice, events: list[Event]
     ) -> None:
-        att_pool, def_pool = self.attack_pools(state, attacker, defender)
         events.append({"type": "attack", "seat": attacker.owner, "piece": attacker.id, "target": defender.id})
-        att = dice.roll(
-            att_pool.sides, "attack", bonus=att_pool.bonus, seat=attacker.owner, piece=attacker.id
-        )
-        dfn = dice.roll(
-            def_pool.sides, "defense", bonus=def_pool.bonus, seat=defender.owner, piece=defender.id
-        )
-        difference = att["total"] - dfn["total"]
-        result = classify(difference)
-        events += [
-            att,
-            dfn,
-            {
-                "type": "combat",
-                "piece": attacker.id,
-                "target": defender.id,
-                "attack": att["total"],
-                "defense": dfn["total"],
-                "difference": difference,
-                "result": result,
-            },
-        ]
+        pools = self.attack_pools(state, attacker, defender)
+        result = self.exchange(attacker, defender, pools, ("attack", "defense"), dice, events)
         if result == "kill":
             self.kill(state, defender, attacker, events, dice)
         elif result == "counter-kill":
@@ -355,6 +331,35 @@ class Kelly(board_game.BoardGame[KellyState]):
         else:
             winner, loser = (attacker, defender) if result == "push" else (defender, attacker)
             self.start_push(state, attacker, winner, loser, result, events, dice)
+
+    def exchange(
+        self,
+        first: Piece,
+        second: Piece,
+        pools: tuple[Pool, Pool],
+        purposes: tuple[str, str],
+        dice: Dice,
+        events: list[Event],
+    ) -> str:
+        """``first``'s pool rolled against ``second``'s: both rolls and the combat are
+        logged; the result by the table of RULINGS §3 (an attack, or To-The-Death)."""
+        rolls = [
+            dice.roll(pool.sides, purpose, bonus=pool.bonus, seat=piece.owner, piece=piece.id)
+            for piece, pool, purpose in zip((first, second), pools, purposes, strict=True)
+        ]
+        difference = rolls[0]["total"] - rolls[1]["total"]
+        result = classify(difference)
+        combat = {
+            "type": "combat",
+            "piece": first.id,
+            "target": second.id,
+            "attack": rolls[0]["total"],
+            "defense": rolls[1]["total"],
+            "difference": difference,
+            "result": result,
+        }
+        events += [*rolls, combat]
+        return result
 
     def start_push(
         self,
@@ -372,8 +377,8 @@ class Kelly(board_game.BoardGame[KellyState]):
             state.push = PendingPush(
                 chooser=winner.owner, piece=loser.id, options=room, result=result, actor=attacker.id
             )
-        else:
-            self.push_with_no_room(state, loser, result, events)
+        else:  # no empty space to go to: nothing happens
+            events.append({"type": "push_blocked", "piece": loser.id})
 
     def kill(self, state: KellyState, victim: Piece, killer: Piece, events: list[Event], dice: Dice) -> None:
         events.append({"type": "kill", "piece": victim.id, "by": killer.id, "at": victim.at})
@@ -397,27 +402,9 @@ class Kelly(board_game.BoardGame[KellyState]):
         for piece in (first, second):
             piece.at = board.CORE
         events.append({"type": "to_the_death", "pieces": [first.id, second.id]})
-        a_pool, b_pool = self.to_the_death_pool(state, first), self.to_the_death_pool(state, second)
+        pools = self.to_the_death_pool(state, first), self.to_the_death_pool(state, second)
         while True:
-            a = dice.roll(a_pool.sides, "to the death", bonus=a_pool.bonus, seat=first.owner, piece=first.id)
-            b = dice.roll(
-                b_pool.sides, "to the death", bonus=b_pool.bonus, seat=second.owner, piece=second.id
-            )
-            difference = a["total"] - b["total"]
-            result = classify(difference)
-            events += [
-                a,
-                b,
-                {
-                    "type": "combat",
-                    "piece": first.id,
-                    "target": second.id,
-                    "attack": a["total"],
-                    "defense": b["total"],
-                    "difference": difference,
-                    "result": result,
-                },
-            ]
+            result = self.exchange(first, second, pools, ("to the death", "to the death"), dice, events)
             if result in ("kill", "counter-kill"):
                 winner, loser = (first, second) if result == "kill" else (second, first)
                 events.append({"type": "kill", "piece": loser.id, "by": winner.id, "at": board.CORE})
