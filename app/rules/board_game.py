@@ -66,6 +66,50 @@ class Choice(Closed):
     options: list[str]
 
 
+class Fact(Closed):
+    """A fact of the match a player reads beside the board, in words."""
+
+    key: str = Field(description="Which fact, for programs and styles: 'turn', 'scores', 'centre-hold', …")
+    label: str
+    text: str = Field(description="The fact in words (after the seats' values, when it has them).")
+    seats: list[str] | None = Field(description="Per seat, in words, shown beside the seat's name; or null.")
+    progress: list[int] | None = Field(
+        description="Per seat, steps taken towards ``of`` (drawn as pips); or null."
+    )
+    of: int | None
+    swatch: str | None = Field(
+        description="The board marking the fact explains: 'safe', 'must', 'ray', 'protected'."
+    )
+    minor: bool = Field(description="A standing rule rather than news: shown smaller.")
+    action: str | None = Field(description="The type of a legal action the fact offers as a button; or null.")
+
+
+def fact(
+    key: str,
+    label: str,
+    text: str = "",
+    *,
+    seats: list[str] | None = None,
+    progress: list[int] | None = None,
+    of: int | None = None,
+    swatch: str | None = None,
+    minor: bool = False,
+    action: str | None = None,
+) -> dict[str, Any]:
+    """One :class:`Fact`."""
+    return {
+        "key": key,
+        "label": label,
+        "text": text,
+        "seats": seats,
+        "progress": progress,
+        "of": of,
+        "swatch": swatch,
+        "minor": minor,
+        "action": action,
+    }
+
+
 class BoardView(Closed):
     """The same facts in the same shape for every board ruleset, so a client draws any
     of them without knowing which it is."""
@@ -73,6 +117,7 @@ class BoardView(Closed):
     pieces: list[PieceOnBoard] = Field(description="Every piece on the board.")
     off_board: list[PieceOffBoard] = Field(description="Every piece off the board, with why.")
     pending: Choice | None = Field(description="A choice that interrupts the turn, if any.")
+    facts: list[Fact] = Field(description="The facts of the match beside the board, in the order shown.")
 
 
 class BoardGameView(GameView):
@@ -148,7 +193,32 @@ class BoardGame(Ruleset[S]):
             "pieces": on,
             "off_board": off + self.still_to_place(state),
             "pending": self.pending_choice(state),
+            "facts": self.facts(state),
         }
+
+    def facts(self, state: S) -> list[dict[str, Any]]:
+        """The turn, the ruleset's own facts, a repeated position and the quiet turns."""
+        out = []
+        if getattr(state, "turn_number", None) and getattr(state, "phase", "play") == "play":
+            out.append(fact("turn", "Turn", str(state.turn_number)))  # type: ignore[attr-defined]
+        out += self.game_facts(state)
+        repeated = self.repetition(state)
+        if repeated and repeated[0] > 1:
+            count, limit = repeated
+            out.append(fact("repetition", "Repetition", f"this position {count} times ({limit} draws)"))
+        limit = state.options.turns_without_kill  # type: ignore[attr-defined]
+        if limit and state.quiet_turns:
+            words = f"{state.quiet_turns} of {limit} before a draw"
+            out.append(fact("quiet", "Quiet turns", words, minor=True))
+        return out
+
+    def game_facts(self, state: S) -> list[dict[str, Any]]:
+        """The ruleset's own facts (:func:`fact`): phase, scores, zones, …"""
+        return []
+
+    def repetition(self, state: S) -> tuple[int, int] | None:
+        """How often the position has stood, and how often draws; ``None``: not counted."""
+        return None
 
     def kind_name(self, kind: str) -> str:
         """A kind of piece as players name it."""

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome
-from app.rules.board_game import BoardGame, BoardGameView
+from app.rules.board_game import BoardGame, BoardGameView, fact
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 from app.rules.words import Words
@@ -283,6 +283,16 @@ class Courtier(BoardGame[CourtierState]):
 
     def record_position(self, state: CourtierState) -> int:
         return self.seen_again(state.positions, self.position_key(state))
+
+    def game_facts(self, state: CourtierState) -> list[dict[str, Any]]:
+        if state.pending is None:
+            return []
+        return [fact("capture-choice", "Capture", "choose which piece is captured: click a marked piece")]
+
+    def repetition(self, state: CourtierState) -> tuple[int, int] | None:
+        if state.pending is not None:
+            return None
+        return state.positions.get(self.position_key(state), 0), 3
 
     def kind_name(self, kind: str) -> str:
         return LEGEND[kind]["name"]

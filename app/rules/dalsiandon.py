@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState
+from app.rules.board_game import fact
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.creatures import secondary_die
 from app.rules.dice import Dice
@@ -114,6 +115,9 @@ class CombatRay(Closed):
 
 
 Phase = Literal["draft", "order", "arrange", "play"]
+
+
+PHASE_WORDS = {"draft": "Draft", "order": "Choosing who moves first", "arrange": "Arranging the creatures"}
 
 
 class DalsiandonState(KellyState):
@@ -471,6 +475,44 @@ class Dalsiandon(Kelly):
         if state.options.rays_of_death:
             self.roll_combat_ray(state, dice, events)
         self._advance(state, events)
+
+    def game_facts(self, state: DalsiandonState) -> list[dict[str, Any]]:
+        options = state.options
+        out = []
+        if state.phase in PHASE_WORDS:
+            out.append(fact("phase", "Phase", PHASE_WORDS[state.phase]))
+        if not options.nowhere_is_safe:
+            out.append(
+                fact("safe-zone", "Safe zone", "ring A, hatched: no attacks into or out of it", swatch="safe")
+            )
+        if options.king_of_the_center:
+            out.append(
+                fact("must-involve", "King of the centre", "every attack must involve C", swatch="must")
+            )
+        if options.rays_of_death:
+            ray = state.combat_ray
+            if ray is None:
+                out.append(fact("combat-ray", "Combat ray", "rolled when the first cycle begins"))
+            else:
+                where = "the core (C)" if ray.ring == "C" else f"ray {ray.ray}: {', '.join(ray.spaces)}"
+                out.append(
+                    fact("combat-ray", "Combat ray", f"every attack must involve {where}", swatch="ray")
+                )
+            out.append(
+                fact("cycle", "Rays of death cycle", seats=[self.cycle_words(state, s) for s in (0, 1)])
+            )
+        main = "d20" if options.twenty_sides_of_terror else "2d10"
+        out.append(fact("combat-dice", "Combat", f"rating + {main} + secondary die", minor=True))
+        return out
+
+    def cycle_words(self, state: DalsiandonState, seat: int) -> str:
+        used = state.cycle_used[seat]
+        words = f"{len(used)}/{len(self.living(state, seat))} acted"
+        if state.cycle_done[seat]:
+            words += " (cycle done)"
+        if used:
+            words += ": " + ", ".join(self.kind_name(kind) for kind in used)
+        return words
 
     def still_to_place(self, state: DalsiandonState) -> list[dict[str, Any]]:
         return [

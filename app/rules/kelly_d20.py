@@ -17,6 +17,7 @@ from pydantic import Field
 
 from app.rules import board
 from app.rules.base import Event, GameState, Outcome
+from app.rules.board_game import fact
 from app.rules.contract import GameView
 from app.rules.creatures import KELLY_D20_DICE
 from app.rules.dice import Dice
@@ -91,6 +92,14 @@ class KellyD20(Kelly):
                 winner=seat,
                 reason=f"{self.seat_name(seat)} held the core for {CENTRE_HOLD_TURNS} turns unchallenged",
             )
+
+    def game_facts(self, state: KellyD20State) -> list[dict[str, Any]]:
+        held = list(state.centre_hold)
+        need = CENTRE_HOLD_TURNS
+        return [
+            fact("centre-hold", "Centre hold", seats=[f"{h}/{need}" for h in held], progress=held, of=need),
+            fact("combat-dice", "Combat", "rating + d20 + secondary die", minor=True),
+        ]
 
     def creature_info(self, kind: str) -> dict[str, Any]:
         attack_die, defense_die = KELLY_D20_DICE[kind]

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rules import board
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome, Ruleset
-from app.rules.board_game import BoardGame, BoardGameView
+from app.rules.board_game import BoardGame, BoardGameView, fact
 from app.rules.contract import ActionModel, Closed, GameView, Seat, Space
 from app.rules.dice import Dice
 from app.rules.words import Words
@@ -581,6 +581,21 @@ class OrbitChess(BoardGame[OrbitState]):
             )
 
     # --- the view ----------------------------------------------------------------
+
+    def game_facts(self, state: OrbitState) -> list[dict[str, Any]]:
+        out = []
+        if state.last_move:
+            out.append(fact("last-move", "Last move", state.last_move))
+        protected = sorted(self.protected(state))
+        if protected:
+            pieces = [state.pieces[pid] for pid in protected]
+            named = [f"{self.seat_name(p.owner)} {self.kind_name(p.kind).lower()} ({p.at})" for p in pieces]
+            words = "next to their queen: " + ", ".join(named)
+            out.append(fact("protected", "Protected", words, swatch="protected"))
+        return out
+
+    def repetition(self, state: OrbitState) -> tuple[int, int] | None:
+        return state.seen.get(self.position_key(state), 0), REPETITION_LIMIT
 
     def kind_name(self, kind: str) -> str:
         return LEGEND[kind]["name"]

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from app.rules import board, board_game
 from app.rules.base import Action, BaseOptions, Event, GameState, Outcome
+from app.rules.board_game import fact
 from app.rules.contract import ActionModel, Closed, GameView, Odds, Seat, Space
 from app.rules.dice import Dice
 from app.rules.odds import odds_for
@@ -543,6 +544,32 @@ class Simeone(board_game.BoardGame[SimeoneState]):
 
     def kind_name(self, kind: str) -> str:
         return CREATURES[kind].name
+
+    def game_facts(self, state: SimeoneState) -> list[dict[str, Any]]:
+        out = []
+        if state.phase == "setup":
+            out.append(fact("phase", "Phase", "Setting up"))
+        goal = state.options.points_to_win
+        scores = [str(points) for points in state.scores]
+        out.append(fact("scores", "Score", f"({goal} to win)" if goal else "", seats=scores))
+        if state.round:
+            words = str(state.round)
+            if state.initiative is not None:
+                words += f" · initiative: {self.seat_name(state.initiative)}"
+            out.append(fact("round", "Round", words))
+        if state.active:
+            left = state.actions_left
+            actions = f"{left} action{'' if left == 1 else 's'}"
+            words = f"{self.kind_name(state.active)}: {actions} left in this activation"
+            out.append(fact("activation", "Active", words, action="end_activation"))
+        if state.options.center_point != "off":
+            words = (
+                "1 point each time a creature moves into C"
+                if state.options.center_point == "enter"
+                else "1 point to whoever holds C at the end of a round"
+            )
+            out.append(fact("core", "Core", words, minor=True))
+        return out
 
     def off_board_status(self, state: SimeoneState, piece: SimeonePiece) -> str:
         return "defeated" if piece.defeated else "to place"

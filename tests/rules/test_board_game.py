@@ -43,3 +43,37 @@ def test_the_board_view_shows_every_piece_once_on_its_space_or_off_the_board(rul
         "courtier": ({"captured"}, {"capture"}),
     }[ruleset_id]
     assert (statuses, choices) == expected
+
+
+def facts_of(ruleset_id: str, options: dict, seed: int = 1, steps: int = 30):
+    """(state, its board facts by key) along a random game."""
+    ruleset = registry()[ruleset_id]
+    _, _, states = play_randomly(ruleset, seed, options)
+    for state in states[:steps]:
+        yield state, {f.key: f for f in BoardView.model_validate(ruleset.view(state, None)["board"]).facts}
+
+
+def test_the_facts_beside_the_board_are_the_rules_own_numbers_in_words():
+    for state, facts in facts_of("kelly-d20", {}):
+        hold = facts["centre-hold"]
+        assert hold.progress == state.centre_hold and hold.of == 3
+        assert hold.seats == [f"{h}/3" for h in state.centre_hold]
+        assert facts["turn"].text == str(state.turn_number)
+    for state, facts in facts_of("simeone", {"points_to_win": 12, "center_point": "end_of_round"}):
+        assert (
+            facts["scores"].seats == [str(s) for s in state.scores] and facts["scores"].text == "(12 to win)"
+        )
+        assert ("phase" in facts) == (state.phase == "setup")
+        assert ("activation" in facts) == (state.active is not None)
+        if state.active:
+            assert facts["activation"].action == "end_activation"
+        assert facts["core"].minor
+    for state, facts in facts_of("dalsiandon", {"rays_of_death": True, "king_of_the_center": True}):
+        assert facts["safe-zone"].swatch == "safe" and facts["must-involve"].swatch == "must"
+        assert len(facts["cycle"].seats) == 2
+        if state.combat_ray is not None:
+            assert facts["combat-ray"].swatch == "ray"
+    for state, facts in facts_of("orbit-chess", {}):
+        assert ("last-move" in facts) == (state.last_move is not None)
+        if "last-move" in facts:
+            assert facts["last-move"].text == state.last_move

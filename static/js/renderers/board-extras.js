@@ -1,6 +1,7 @@
 // What each board ruleset adds around the board, read from fields of the server's
-// view (never from the ruleset's id): a strip of facts (phase, scores, centre hold,
-// combat ray, cycle, last move), the shaded safe zone and combat ray on the board, the
+// view (never from the ruleset's id): the strip of facts the server writes
+// (state.board.facts: phase, scores, centre hold, combat ray, cycle, last move), the
+// trays of pieces off the board (state.board.off_board), the shaded safe zone and combat ray on the board, the
 // draft and setup rolls with their decisions as buttons, the pieces off the board in a
 // tray per seat, and choices that have no space of their own (push off the board, pick
 // a piece to capture) as markers on the board. Every decision is a legal action of the
@@ -169,106 +170,40 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
       action.label || humanise(action.type));
   }
 
-  function drawInfo(store, classified, state, onBoard) {
-    const cycle = state.cycle || null;
-    const key = keyOf(
-      ["phase", "turn_number", "round", "initiative", "active", "actions_left", "scores", "points_to_win", "centre_hold",
-        "safe_zone", "attack_must_involve", "combat_ray", "cycle", "last_move", "repetition", "repetitions", "protected",
-        "pending_capture", "combat_dice", "quiet_turns", "turns_without_kill", "center_point", "core"].map((k) => state[k]),
-      classified.buttons.filter((a) => a.type === "end_activation").length, store.busy, onBoard.length,
-    );
+  // The facts the server writes for every board ruleset (state.board.facts), drawn
+  // alike: a swatch for the board marking a fact explains, each seat's value beside
+  // its mark (with pips for a count towards a goal), the words, and a button when
+  // the fact offers a legal action.
+  function drawInfo(store, classified, state) {
+    const facts = (state.board && state.board.facts) || [];
+    const key = keyOf(facts, classified.buttons.map((a) => a.type), store.busy);
     if (key === keys.info) return;
     keys.info = key;
     info.innerHTML = "";
-    const seats = [0, 1];
-    const living = (s) => onBoard.filter((p) => p.owner === s).length;
-    const facts = [];
-    const phases = { draft: "Draft", order: "Choosing who moves first", arrange: "Arranging the creatures", setup: "Setting up", play: null };
-    if (state.phase && phases[state.phase] !== null) facts.push(fact("Phase", [phases[state.phase] || humanise(state.phase)], { "data-fact": "phase" }));
-    if (Array.isArray(state.scores)) {
+    const nodes = facts.map((f) => {
       const parts = [];
-      seats.forEach((s) => {
+      if (f.swatch) parts.push(html("i", { class: `swatch swatch-${f.swatch}`, "aria-hidden": "true" }), " ");
+      (f.seats || []).forEach((words, s) => {
         if (s) parts.push(" · ");
-        parts.push(seatMark(state, s), html("b", { "data-score-seat": String(s) }, ` ${state.scores[s]}`));
+        parts.push(seatMark(state, s));
+        if (f.progress) parts.push(" ", pips(f.progress[s], f.of, s));
+        parts.push(html("b", { "data-fact-seat": String(s) }, ` ${words}`));
       });
-      if (state.points_to_win) parts.push(html("small", {}, ` (${state.points_to_win} to win)`));
-      facts.push(fact("Score", parts, { "data-fact": "scores" }));
-    }
-    if (state.round) {
-      const parts = [`${state.round}`];
-      if (state.initiative !== null && state.initiative !== undefined) parts.push(" · initiative: ", seatMark(state, state.initiative));
-      facts.push(fact("Round", parts, { "data-fact": "round" }));
-    } else if (state.turn_number && (!state.phase || state.phase === "play")) {
-      facts.push(fact("Turn", [`${state.turn_number}`], { "data-fact": "turn" }));
-    }
-    if (state.active) {
-      const piece = onBoard.find((p) => p.id === state.active);
-      const left = state.actions_left;
-      const parts = [`${piece ? piece.name || nameOf(state, piece.kind) : humanise(state.active)}: ${left} action${left === 1 ? "" : "s"} left in this activation `];
-      const end = buttonFor(classified, (a) => a.type === "end_activation", { class: "small" });
-      if (end && !store.busy) parts.push(end);
-      facts.push(fact("Active", parts, { "data-fact": "activation" }));
-    }
-    if (Array.isArray(state.centre_hold)) {
-      const need = state.centre_hold_to_win || 3;
-      const parts = [];
-      seats.forEach((s) => {
-        if (s) parts.push(" · ");
-        const held = state.centre_hold[s];
-        const pips = html("span", { class: "pips", "data-hold-seat": String(s), role: "img", "aria-label": `${held} of ${need}` });
-        for (let i = 0; i < need; i++) pips.appendChild(html("i", { "data-on": i < held ? "" : null }));
-        parts.push(seatMark(state, s), " ", pips, html("b", {}, ` ${held}/${need}`));
-      });
-      facts.push(fact("Centre hold", parts, { "data-fact": "centre-hold", title: `Ending ${need} own turns in a row on C wins` }));
-    }
-    if (state.safe_zone && state.safe_zone.length) {
-      facts.push(fact("Safe zone", [html("i", { class: "swatch swatch-safe", "aria-hidden": "true" }), " ring A, hatched: no attacks into or out of it"], { "data-fact": "safe-zone" }));
-    }
-    if (state.attack_must_involve && state.attack_must_involve.length) {
-      facts.push(fact("King of the centre", [html("i", { class: "swatch swatch-must", "aria-hidden": "true" }), ` every attack must involve ${state.attack_must_involve.join(", ")}`], { "data-fact": "must-involve" }));
-    }
-    if (state.combat_ray) {
-      const ray = state.combat_ray;
-      const where = ray.ring === "C" ? "the core (C)" : `ray ${ray.ray}: ${ray.spaces.join(", ")}`;
-      facts.push(fact("Combat ray", [html("i", { class: "swatch swatch-ray", "aria-hidden": "true" }), ` every attack must involve ${where}`], { "data-fact": "combat-ray" }));
-    } else if (cycle) {
-      facts.push(fact("Combat ray", ["rolled when the first cycle begins"], { "data-fact": "combat-ray" }));
-    }
-    if (cycle) {
-      const parts = [];
-      seats.forEach((s) => {
-        if (s) parts.push(" · ");
-        const used = (cycle.used && cycle.used[s]) || [];
-        parts.push(seatMark(state, s), ` ${used.length}/${living(s)} acted${cycle.done && cycle.done[s] ? " (cycle done)" : ""}`);
-        if (used.length) parts.push(html("small", {}, `: ${used.map((id) => nameOf(state, (onBoard.find((p) => p.id === id) || { kind: id }).kind)).join(", ")}`));
-      });
-      facts.push(fact("Rays of death cycle", parts, { "data-fact": "cycle", title: "✓ marks the creatures that have acted this cycle" }));
-    }
-    if (state.combat_dice) facts.push(fact("Combat", [state.combat_dice], { "data-fact": "combat-dice", class: "fact minor" }));
-    if (state.last_move) facts.push(fact("Last move", [html("code", {}, state.last_move)], { "data-fact": "last-move" }));
-    if (state.protected && state.protected.length) {
-      facts.push(fact("Protected", [html("i", { class: "swatch swatch-protected", "aria-hidden": "true" }),
-        ` next to their queen: ${state.protected.map((id) => describeShort(state, onBoard, id)).join(", ")}`], { "data-fact": "protected" }));
-    }
-    if (state.pending_capture) {
-      facts.push(fact("Capture", ["choose which piece is captured: click a marked piece"], { "data-fact": "capture-choice" }));
-    }
-    const rep = state.repetition ? state.repetition.count : state.repetitions;
-    if (rep && rep > 1) facts.push(fact("Repetition", [`this position ${rep} times (${(state.repetition && state.repetition.limit) || 3} draws)`], { "data-fact": "repetition" }));
-    if (state.center_point && state.center_point !== "off") {
-      facts.push(fact("Core", [state.center_point === "enter" ? "1 point each time a creature moves into C" : "1 point to whoever holds C at the end of a round"], { "data-fact": "core", class: "fact minor" }));
-    }
-    if (state.turns_without_kill && state.quiet_turns) {
-      facts.push(fact("Quiet turns", [`${state.quiet_turns} of ${state.turns_without_kill} before a draw`], { "data-fact": "quiet", class: "fact minor" }));
-    }
-    info.hidden = facts.length === 0;
-    info.append(...facts);
+      if (f.text) parts.push(f.seats ? html("small", {}, ` ${f.text}`) : f.text);
+      const button = f.action && !store.busy ? buttonFor(classified, (a) => a.type === f.action, { class: "small" }) : null;
+      if (button) parts.push(" ", button);
+      return fact(f.label, parts, { "data-fact": f.key, class: f.minor ? "fact minor" : "fact" });
+    });
+    info.hidden = nodes.length === 0;
+    info.append(...nodes);
   }
 
-  function describeShort(state, onBoard, id) {
-    const piece = onBoard.find((p) => p.id === id);
-    return piece ? `${seatWord(state, piece.owner)} ${nameOf(state, piece.kind).toLowerCase()} (${piece.at})` : humanise(id);
+  function pips(count, of, seat) {
+    const node = html("span", { class: "pips", "data-progress-seat": String(seat), role: "img", "aria-label": `${count} of ${of}` });
+    for (let i = 0; i < of; i++) node.appendChild(html("i", { "data-on": i < count ? "" : null }));
+    return node;
   }
+
 
   // --- draft and setup (seed 004) ---------------------------------------------------
   function drawDraft(store, classified, state) {
@@ -419,7 +354,7 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
     const state = store.view.state || {};
     drawZones(state, seat);
     drawChoices(store, classified, state, seat, onBoard);
-    drawInfo(store, classified, state, onBoard);
+    drawInfo(store, classified, state);
     drawDraft(store, classified, state);
     drawPrompt(store, classified, state);
     drawTrays(store, classified, state, seat, legend);
