@@ -239,7 +239,9 @@ def test_kelly_d20_centre_hold_counter(web_server, new_context, artifacts):
     assert sum(hold) > 0
     wait_for_version(page, match["version"])
     for seat in (0, 1):
-        expect(page.locator(f".fact[data-fact='centre-hold'] [data-progress-seat='{seat}'] i[data-on]")).to_have_count(hold[seat])
+        expect(
+            page.locator(f".fact[data-fact='centre-hold'] [data-progress-seat='{seat}'] i[data-on]")
+        ).to_have_count(hold[seat])
     expect(page.locator(".fact[data-fact='centre-hold']")).to_contain_text(f"{max(hold)}/3")
     shots(page, artifacts, "kelly-d20-hold")
 
@@ -293,7 +295,9 @@ def test_simeone_scores_stun_and_push_off_the_board(web_server, new_context, art
     wait_for_version(page, mine["version"])
     state = mine["state"]
     for seat in (0, 1):
-        expect(page.locator(f".fact[data-fact='scores'] [data-fact-seat='{seat}']")).to_have_text(f" {state['scores'][seat]}")
+        expect(page.locator(f".fact[data-fact='scores'] [data-fact-seat='{seat}']")).to_have_text(
+            f" {state['scores'][seat]}"
+        )
     expect(page.locator(".fact[data-fact='scores']")).to_contain_text(f"{state['points_to_win']} to win")
     expect(page.locator(".fact[data-fact='round']")).to_contain_text(str(state["round"]))
     pushed = state["push"]["piece"]
@@ -307,7 +311,9 @@ def test_simeone_scores_stun_and_push_off_the_board(web_server, new_context, art
     expect(page.locator(f".tray [data-tray-piece='{pushed}']")).to_have_attribute("data-status", "defeated")
     after = view(page)["state"]
     for seat in (0, 1):
-        expect(page.locator(f".fact[data-fact='scores'] [data-fact-seat='{seat}']")).to_have_text(f" {after['scores'][seat]}")
+        expect(page.locator(f".fact[data-fact='scores'] [data-fact-seat='{seat}']")).to_have_text(
+            f" {after['scores'][seat]}"
+        )
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
