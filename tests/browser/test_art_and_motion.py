@@ -4,6 +4,7 @@ prefers-reduced-motion). Animations are recorded by wrapping Element.animate."""
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.rules.creatures import KELLY_CREATURES
 from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
@@ -86,12 +87,17 @@ def test_a_move_slides_along_its_path_and_an_attack_lunges(web_server, new_conte
 
     events = play_until(web_server, match_id, players, page, "move")
     move = next(e for e in events if e["type"] == "move")
+    slid = "piece => window.__animations.some(a => a.piece === piece && a.kind === 'slide')"
+    try:  # the update's render may still be on its way on a loaded machine
+        page.wait_for_function(slid, arg=move["piece"], timeout=5_000)
+    except PlaywrightTimeout:
+        recorded = page.evaluate("window.__animations")
+        raise AssertionError(f"the moved piece did not slide: {move}, animations {recorded}") from None
     slides = [
         a
         for a in page.evaluate("window.__animations")
         if a["piece"] == move["piece"] and a["kind"] == "slide"
     ]
-    assert slides, "the moved piece did not slide"
     # One frame per space it passed through, starting where it was.
     assert len(slides[-1]["frames"]) == len([s for s in move["path"] if s != move["from"]]) + 1
 
