@@ -20,8 +20,10 @@ STUDENT_SEAT, TUTOR_SEAT = 0, 1
 
 
 def push_chance(action: dict[str, Any]) -> float:
-    odds = action.get("odds") or {}
-    return float(odds.get("push", 0)) + float(odds.get("counter-push", 0))
+    """The chance that an attack of ``legal_actions`` ends in a push either way, from
+    its ``odds`` (``{"outcomes": [{"key", "probability", …}]}``)."""
+    outcomes = (action.get("odds") or {}).get("outcomes") or []
+    return sum(float(o["probability"]) for o in outcomes if o.get("key") in ("push", "counter-push"))
 
 
 def tutor_choice(view: dict[str, Any]) -> dict[str, Any] | None:

@@ -3,8 +3,12 @@ Tutor's script as a pure function."""
 
 from __future__ import annotations
 
-import httpx
+from fractions import Fraction
 
+import httpx
+import pytest
+
+from app.rules.odds import KELLY_WORDS, odds_for
 from app.tutorial import TUTOR_NAME, push_chance, tutor_choice
 
 
@@ -52,10 +56,17 @@ def test_the_tutor_attacks_where_a_push_is_likeliest_else_comes_closer():
     view = {"you": {"seat": 1}, "state": {"pieces": pieces}}
     moves = [{"type": "move", "piece": "monnok", "to": s} for s in ("A10", "B7", "C")]
     assert tutor_choice({**view, "legal_actions": [{"type": "resign"}, *moves]})["to"] == "C"
-    odds = {"push": 0.3, "counter-push": 0.5}
+    # The odds as legal_actions publish them (app/rules/odds.odds_for).
+    odds = odds_for(
+        {"push": Fraction(3, 10), "counter-push": Fraction(1, 2), "kill": Fraction(1, 5)},
+        KELLY_WORDS,
+        "A",
+        "B",
+    )
     likely = {"type": "attack", "piece": "monnok", "target": "ngok", "odds": odds}
-    unlikely = {"type": "attack", "piece": "monnok", "target": "x", "odds": {"push": 0.1, "kill": 0.9}}
-    assert push_chance(likely) == 0.8
+    rare = odds_for({"push": Fraction(1, 10), "kill": Fraction(9, 10)}, KELLY_WORDS, "A", "B")
+    unlikely = {"type": "attack", "piece": "monnok", "target": "x", "odds": rare}
+    assert push_chance(likely) == pytest.approx(0.8)
     assert tutor_choice({**view, "legal_actions": [*moves, unlikely, likely]}) is likely
     push = {"type": "push", "piece": "ngok", "to": "A2"}
     assert tutor_choice({**view, "legal_actions": [push, likely]}) is push
