@@ -366,7 +366,7 @@ export function createRenderer(root, store) {
     parts.lost.innerHTML = "";
     parts.lost.hidden = gone.length === 0;
     if (!gone.length) return;
-    parts.lost.textContent = `Off the board: ${gone.map((p) => `${pieceName(store, p.id)} (${seatLabel(view, p.owner)})`).join(", ")}`;
+    parts.lost.textContent = `Off the board: ${gone.map((p) => `${ownedName(store, p.id)} (${p.status})`).join(", ")}`;
   }
 
   function renderLog() {

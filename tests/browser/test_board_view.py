@@ -29,10 +29,14 @@ def test_every_piece_on_and_off_the_board_is_drawn(ruleset, web_server, new_cont
     page = signed_in(new_context(viewport={"width": 1280, "height": 800}), web_server, blue).new_page()
     page.goto(f"{web_server.url}/matches/{match_id}")
     expect(page.locator("#connection")).to_have_text("Live")
-    board = rest_view(web_server, match_id, blue)["state"]["board"]
+    state = rest_view(web_server, match_id, blue)["state"]
+    board = state["board"]
     assert board["pieces"], "random play left pieces on the board"
     for piece in board["pieces"]:
         expect(page.locator(f"#board [data-piece='{piece['id']}']")).to_have_count(1)
     for piece in board["off_board"]:
         shown = page.locator(f".tray[data-tray-seat='{piece['owner']}'] [data-tray-piece='{piece['id']}']")
         expect(shown).to_have_attribute("data-status", piece["status"])
+        if piece["status"] != "to place":  # and in words under the legend: "Off the board: Red Monnok (lost)"
+            owned = f"{state['seat_names'][piece['owner']]} {piece['name']}"
+            expect(page.locator("#lost")).to_contain_text(f"{owned} ({piece['status']})")
