@@ -333,7 +333,14 @@ class Courtier(BoardGame[CourtierState]):
         }
 
     def event_text(self, event: Event, words: Words) -> str | None:
-        """Two pieces that took each other."""
+        """A move that encloses several pieces, and two pieces that took each other."""
+        if event.get("type") == "choose_capture":
+            options = event.get("options") or []
+            names = list(dict.fromkeys(words.owned_name(p) for p in options))
+            chooser = words.seat_label(event.get("seat"))
+            if len(names) == 1:
+                return f"{chooser} encloses {len(options)} pieces and chooses which {names[0]} to capture"
+            return f"{chooser} chooses which to capture: {' or '.join(names)}"
         if event.get("type") == "double_capture":
             pieces = " and ".join(words.owned_name(p) for p in event.get("pieces") or [])
             return f"Double capture: {pieces} took each other"

@@ -225,6 +225,13 @@ def test_courtier_words_captures_and_double_captures():
     assert say(rules, words, type="double_capture", pieces=["red-guard-5", "blue-guard-4"]) == (
         "Double capture: Red Guard and Blue Guard took each other"
     )
+    # A move that encloses two guards: the mover chooses one (never "options red-guard-1, …").
+    assert say(rules, words, type="choose_capture", seat=0, options=["red-guard-1", "red-guard-2"]) == (
+        "Blue (Lyn) encloses 2 pieces and chooses which Red Guard to capture"
+    )
+    assert say(rules, words, type="choose_capture", seat=0, options=["red-king", "red-guard-2"]) == (
+        "Blue (Lyn) chooses which to capture: Red King or Red Guard"
+    )
 
 
 # --- eote: characters, narrative dice, spending -------------------------------------------
