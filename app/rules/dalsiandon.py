@@ -691,6 +691,11 @@ class Dalsiandon(Kelly):
             return f"Setup: a tie ({faces()}), roll again"
         if kind == "order_chosen":
             return f"{label(seat)} chose to move {'first' if event.get('moves_first') == seat else 'second'}"
+        if kind == "death_push":
+            victim, by = words.owned_name(event.get("piece")), words.owned_name(event.get("by"))
+            return (
+                f"Death push: {victim}, boxed in on {shown(event.get('at'))}, is pushed to its death by {by}"
+            )
         if kind == "combat_ray":
             if event.get("ring") == "C":
                 return "Combat ray: the core"

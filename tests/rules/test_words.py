@@ -150,6 +150,9 @@ def test_dalsiandon_words_the_draft_the_teams_and_the_set_up():
         "Combat ray: ray 3 (A3, B3)"
     )
     assert say(rules, words, type="combat_ray", ring="C", ray=None, spaces=["C"]) == "Combat ray: the core"
+    assert say(rules, words, type="death_push", piece="ngok", by="molator", at="A1") == (
+        "Death push: Blue Ng'ok, boxed in on A1, is pushed to its death by Red Molator"
+    )
     assert say(rules, words, type="cycle_complete", seat=0, skipped=True) == (
         "Blue (Lyn) completed a cycle (the rest could not act)"
     )
