@@ -199,6 +199,30 @@ class Ruleset(ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         return state.result
 
+    def game_end(self, state: S, turn_starts: bool = False) -> Outcome | None:
+        """How the game ends in this position, if it does: every way a ruleset's game is
+        won or drawn, listed in one place and read from the state (as scalachess's
+        ``specialEnd``). A ruleset overrides it and keeps the draw by quiet turns
+        (``quiet_draw``) in its order. ``turn_starts``: ``state.turn``'s turn has just
+        started, so the rules about the seat to move (it cannot move, its king stands in
+        the core) apply; elsewhere they are not checked."""
+        return self.quiet_draw(state)
+
+    def settled(self, state: S, turn_starts: bool = False) -> bool:
+        """Whether the game is over, ending it now if :meth:`game_end` says so. A ruleset
+        calls it wherever a decision may have ended the game: after a piece is lost, as a
+        turn ends and as a turn starts."""
+        if state.result is None:
+            state.result = self.game_end(state, turn_starts)
+        return state.result is not None
+
+    def quiet_draw(self, state: S) -> Outcome | None:
+        """The draw after ``turns_without_kill`` turns in a row with no piece lost."""
+        limit = state.options.turns_without_kill
+        if limit and state.quiet_turns >= limit:
+            return Outcome(winner=None, reason=f"{limit} turns in a row without a piece lost")
+        return None
+
     def legal_actions(self, state: S, seat: int) -> list[Action]:
         if state.result is not None or not 0 <= seat < self.seats:
             return []
@@ -384,17 +408,15 @@ class Ruleset(ABC, Generic[S]):
         state.quiet_turns = 0
         state.lost_this_turn = True
 
-    def count_quiet_turn(self, state: S, options: BaseOptions, events: list[Event]) -> None:
-        """Call at the end of every full turn (or round). A turn in which a piece was
-        lost leaves the count at 0; any other turn counts towards the draw."""
+    def count_quiet_turn(self, state: S) -> None:
+        """Call at the end of every full turn (or round), then :meth:`settled`. A turn in
+        which a piece was lost leaves the count at 0; any other turn counts towards the
+        draw (:meth:`quiet_draw`)."""
         if state.lost_this_turn:
             state.lost_this_turn = False
             state.quiet_turns = 0
             return
         state.quiet_turns += 1
-        limit = options.turns_without_kill
-        if limit and state.quiet_turns >= limit and state.result is None:
-            state.result = Outcome(winner=None, reason=f"{limit} turns in a row without a piece lost")
 
     def _other(self, seat: int) -> int | None:
         return 1 - seat if self.seats == 2 else None

@@ -228,6 +228,11 @@ class BoardGame(Ruleset[S]):
         """Why ``piece`` is off the board, in words."""
         return "lost"
 
+    def in_play(self, state: S) -> bool:
+        """Whether the set-up (a draft, placements) is over: before it, a side with no
+        piece on the board has not lost."""
+        return True
+
     def still_to_place(self, state: S) -> list[dict[str, Any]]:
         """Pieces that have no entry in ``state.pieces`` yet (a drafted team's)."""
         return []

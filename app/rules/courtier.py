@@ -249,31 +249,41 @@ class Courtier(BoardGame[CourtierState]):
             piece.at = None
         self.note_kill(state)
         state.positions.clear()
-        if victim.kind == "king":
-            state.result = Outcome(
-                winner=mover.owner, reason=f"{self.seat_name(mover.owner)} captured the enemy king"
-            )
-        elif double and mover.kind == "king":
-            winner = victim.owner
-            state.result = Outcome(
-                winner=winner, reason=f"{self.seat_name(mover.owner)}'s king was lost in a double capture"
-            )
+        self.settled(state)
         return True
 
     def end_turn(self, state: CourtierState, captured: bool, events: list[Event]) -> None:
-        if state.result is not None:
+        if self.settled(state):
             return
-        self.count_quiet_turn(state, state.options, events)
-        if state.result is not None:
+        self.count_quiet_turn(state)
+        if self.settled(state):
             return
         state.turn = 1 - state.turn
         state.turn_number += 1
         events.append({"type": "turn", "seat": state.turn, "number": state.turn_number})
-        if self.record_position(state) >= 3:
-            state.result = Outcome(winner=None, reason="the same position stood three times")
-        elif not self.moves(state, state.turn):
-            winner = 1 - state.turn
-            state.result = Outcome(winner=winner, reason=f"{self.seat_name(state.turn)} has no legal move")
+        self.record_position(state)
+        self.settled(state, turn_starts=True)
+
+    # --- the end -----------------------------------------------------------------------
+
+    def game_end(self, state: CourtierState, turn_starts: bool = False) -> Outcome | None:
+        """A king captured (checked as the capture is made, ``state.turn`` the mover), the
+        draw by quiet turns, a position standing three times, and, as a turn starts, the
+        seat to move having no legal move."""
+        mover, other = state.turn, 1 - state.turn
+        if state.pieces[f"{COLOURS[other]}-king"].at is None:
+            return Outcome(winner=mover, reason=f"{self.seat_name(mover)} captured the enemy king")
+        if state.pieces[f"{COLOURS[mover]}-king"].at is None:  # the mover's king went with its victim
+            return Outcome(
+                winner=other, reason=f"{self.seat_name(mover)}'s king was lost in a double capture"
+            )
+        if drawn := self.quiet_draw(state):
+            return drawn
+        if state.positions.get(self.position_key(state), 0) >= 3:
+            return Outcome(winner=None, reason="the same position stood three times")
+        if turn_starts and not self.moves(state, mover):
+            return Outcome(winner=other, reason=f"{self.seat_name(mover)} has no legal move")
+        return None
 
     # --- positions ---------------------------------------------------------------------
 

@@ -290,7 +290,7 @@ class Dalsiandon(Kelly):
         return [a for p in living for a in self.piece_actions(state, p, occupied)]
 
     def on_action_done(self, state: DalsiandonState, piece: Piece, events: list[Event], dice: Dice) -> None:
-        if not state.options.rays_of_death or state.result is not None:
+        if not state.options.rays_of_death or self.settled(state):
             return
         seat = piece.owner
         used = state.cycle_used[seat]
@@ -513,6 +513,9 @@ class Dalsiandon(Kelly):
         if used:
             words += ": " + ", ".join(self.kind_name(kind) for kind in used)
         return words
+
+    def in_play(self, state: DalsiandonState) -> bool:
+        return state.phase == "play"
 
     def still_to_place(self, state: DalsiandonState) -> list[dict[str, Any]]:
         return [

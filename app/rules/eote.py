@@ -1084,8 +1084,8 @@ class Eote(Ruleset[EoteState]):
             events.append({"type": "refill", "piles": [self._piles(side) for side in state.sides]})
         if state.lost_this_round:
             self.note_kill(state)
-        self.count_quiet_turn(state, state.options, events)
-        if state.result is None:
+        self.count_quiet_turn(state)
+        if not self.settled(state):
             state.attacker = 1 - state.attacker
             self._start_round(state, events)
 

@@ -384,15 +384,10 @@ class Kelly(board_game.BoardGame[KellyState]):
         events.append({"type": "kill", "piece": victim.id, "by": killer.id, "at": victim.at})
         victim.at = None
         self.note_kill(state)
+        if self.settled(state):
+            return
         survivors = {seat: self.living(state, seat) for seat in (0, 1)}
-        for seat, pieces in survivors.items():
-            if not pieces:
-                winner = 1 - seat
-                state.result = Outcome(
-                    winner=winner, reason=f"{self.seat_name(winner)} destroyed every enemy piece"
-                )
-                return
-        if len(survivors[0]) == 1 and len(survivors[1]) == 1 and state.result is None:
+        if len(survivors[0]) == 1 and len(survivors[1]) == 1:
             self.to_the_death(state, survivors[state.turn][0], survivors[1 - state.turn][0], dice, events)
 
     def to_the_death(
@@ -410,10 +405,31 @@ class Kelly(board_game.BoardGame[KellyState]):
                 events.append({"type": "kill", "piece": loser.id, "by": winner.id, "at": board.CORE})
                 loser.at = None
                 self.note_kill(state)
-                state.result = Outcome(
-                    winner=winner.owner, reason=f"{self.seat_name(winner.owner)} won To-The-Death"
-                )
+                self.settled(state)
                 return
+
+    # --- the end -----------------------------------------------------------------
+
+    def game_end(self, state: KellyState, turn_starts: bool = False) -> Outcome | None:
+        """A side with no piece left loses; then the draw by quiet turns. (The draw when
+        neither side can act belongs to the turn sequence: ``_advance`` counts the passes.)"""
+        return self.last_piece_lost(state) or self.quiet_draw(state)
+
+    def last_piece_lost(self, state: KellyState) -> Outcome | None:
+        if not self.in_play(state):
+            return None
+        for seat in (0, 1):
+            if not self.living(state, seat):
+                winner = 1 - seat
+                # One piece against none is only ever left by To-The-Death: a kill that
+                # leaves one piece a side starts it at once.
+                how = (
+                    "won To-The-Death"
+                    if len(self.living(state, winner)) == 1
+                    else "destroyed every enemy piece"
+                )
+                return Outcome(winner=winner, reason=f"{self.seat_name(winner)} {how}")
+        return None
 
     # --- turn bookkeeping --------------------------------------------------------
 
@@ -424,7 +440,7 @@ class Kelly(board_game.BoardGame[KellyState]):
     def _advance(self, state: KellyState, events: list[Event]) -> None:
         """End turns that are over and pass actions that have no legal option."""
         passes = 0
-        while state.result is None and state.push is None:
+        while not self.settled(state) and state.push is None:
             if state.actions_left <= 0:
                 self._end_turn(state, events)
                 continue
@@ -439,8 +455,8 @@ class Kelly(board_game.BoardGame[KellyState]):
 
     def _end_turn(self, state: KellyState, events: list[Event]) -> None:
         self.on_turn_end(state, events)
-        self.count_quiet_turn(state, state.options, events)
-        if state.result is not None:
+        self.count_quiet_turn(state)
+        if self.settled(state):
             return
         state.turn = 1 - state.turn
         state.actions_left = ACTIONS_PER_TURN

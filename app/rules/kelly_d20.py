@@ -87,11 +87,16 @@ class KellyD20(Kelly):
         state.centre_hold[seat] = before + 1 if holding else 0
         if holding or before:
             events.append({"type": "centre_hold", "seat": seat, "turns": state.centre_hold[seat]})
-        if state.centre_hold[seat] >= CENTRE_HOLD_TURNS and state.result is None:
-            state.result = Outcome(
-                winner=seat,
-                reason=f"{self.seat_name(seat)} held the core for {CENTRE_HOLD_TURNS} turns unchallenged",
-            )
+
+    def game_end(self, state: KellyD20State, turn_starts: bool = False) -> Outcome | None:
+        return self.last_piece_lost(state) or self.core_held(state) or self.quiet_draw(state)
+
+    def core_held(self, state: KellyD20State) -> Outcome | None:
+        for seat in (0, 1):
+            if state.centre_hold[seat] >= CENTRE_HOLD_TURNS:
+                reason = f"{self.seat_name(seat)} held the core for {CENTRE_HOLD_TURNS} turns unchallenged"
+                return Outcome(winner=seat, reason=reason)
+        return None
 
     def game_facts(self, state: KellyD20State) -> list[dict[str, Any]]:
         held = list(state.centre_hold)

@@ -557,28 +557,30 @@ class OrbitChess(BoardGame[OrbitState]):
         return events
 
     def _start_turn(self, state: OrbitState, captured: bool) -> None:
-        """What happens as a turn starts: Dejarik, the quiet-turn limit, repetition,
-        and losing for want of a legal action."""
-        seat = state.turn
-        name = self.seat_name(seat)
-        king = state.pieces[piece_id(seat, "king")]
-        if king.at == board.CORE:
-            state.result = Outcome(winner=seat, reason=f"{name} started a turn with the king in the core")
-            return
+        """A turn starts: count the quiet turns and the position, then see whether the
+        game is over (:meth:`game_end`)."""
         if captured:
             self.note_kill(state)
-        self.count_quiet_turn(state, state.options, [])
-        if state.result is not None:
-            return
-        if self.seen_again(state.seen, self.position_key(state)) >= REPETITION_LIMIT:
-            state.result = Outcome(
-                winner=None, reason=f"the same position occurred {REPETITION_LIMIT} times with {name} to move"
-            )
-            return
-        if not self.has_plan(state, seat):
-            state.result = Outcome(
-                winner=1 - seat, reason=f"{name} has no legal move and nothing to activate"
-            )
+        self.count_quiet_turn(state)
+        self.seen_again(state.seen, self.position_key(state))
+        self.settled(state, turn_starts=True)
+
+    def game_end(self, state: OrbitState, turn_starts: bool = False) -> Outcome | None:
+        """As a turn starts (the only time this game asks): Dejarik, the king of the seat
+        to move standing in the core; the draw by quiet turns; the position seen for the
+        third time; the seat to move with no move and nothing to activate."""
+        seat = state.turn
+        name = self.seat_name(seat)
+        if turn_starts and state.pieces[piece_id(seat, "king")].at == board.CORE:
+            return Outcome(winner=seat, reason=f"{name} started a turn with the king in the core")
+        if drawn := self.quiet_draw(state):
+            return drawn
+        if state.seen.get(self.position_key(state), 0) >= REPETITION_LIMIT:
+            reason = f"the same position occurred {REPETITION_LIMIT} times with {name} to move"
+            return Outcome(winner=None, reason=reason)
+        if turn_starts and not self.has_plan(state, seat):
+            return Outcome(winner=1 - seat, reason=f"{name} has no legal move and nothing to activate")
+        return None
 
     # --- the view ----------------------------------------------------------------
 

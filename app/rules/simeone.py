@@ -469,29 +469,41 @@ class Simeone(board_game.BoardGame[SimeoneState]):
         self.score(
             state, by.owner, CREATURES[victim.kind].value, f"defeated {CREATURES[victim.kind].name}", events
         )
-        if state.result is None and not self.living(state, victim.owner):
-            winner = by.owner
-            state.result = Outcome(
-                winner=winner, reason=f"{self.seat_name(winner)} defeated every enemy creature"
-            )
+        self.settled(state)
 
     def score(self, state: SimeoneState, seat: int, points: int, why: str, events: list[Event]) -> None:
         state.scores[seat] += points
         events.append(
             {"type": "score", "seat": seat, "points": points, "total": state.scores[seat], "why": why}
         )
+        self.settled(state)
+
+    # --- the end -----------------------------------------------------------------------
+
+    def game_end(self, state: SimeoneState, turn_starts: bool = False) -> Outcome | None:
+        """The points to win, then every enemy creature defeated, then the draw by quiet
+        turns. (The draw when neither side can act belongs to the turn sequence:
+        ``advance`` counts the passes.)"""
         target = state.options.points_to_win
-        if target and state.scores[seat] >= target and state.result is None:
-            state.result = Outcome(
-                winner=seat, reason=f"{self.seat_name(seat)} reached {state.scores[seat]} points"
-            )
+        for seat in (0, 1):
+            if target and state.scores[seat] >= target:
+                return Outcome(
+                    winner=seat, reason=f"{self.seat_name(seat)} reached {state.scores[seat]} points"
+                )
+        for seat in (0, 1):
+            if self.in_play(state) and not self.living(state, seat):
+                winner = 1 - seat
+                return Outcome(
+                    winner=winner, reason=f"{self.seat_name(winner)} defeated every enemy creature"
+                )
+        return self.quiet_draw(state)
 
     # --- turns and rounds ------------------------------------------------------------
 
     def advance(self, state: SimeoneState, events: list[Event]) -> None:
         """End the turn when the activation is spent; pass a turn with nothing to do."""
         passes = 0
-        while state.result is None and state.push is None and state.phase == "play":
+        while not self.settled(state) and state.push is None and state.phase == "play":
             if state.active is not None:
                 if state.actions_left > 0:
                     return
@@ -507,18 +519,18 @@ class Simeone(board_game.BoardGame[SimeoneState]):
 
     def end_turn(self, state: SimeoneState, events: list[Event]) -> None:
         """The turn is over: score the round's end, count quiet turns, pass the turn."""
-        if state.result is not None:
+        if self.settled(state):
             return
         state.active = None
         state.actions_left = 0
         round_over = state.turn_in_round == 1
         if round_over:
             self.end_round(state, events)  # a core point may win before the draw count
-            if state.result is not None:
+            if self.settled(state):
                 return
-        self.count_quiet_turn(state, state.options, events)
+        self.count_quiet_turn(state)
         state.defeats_this_turn = 0
-        if state.result is not None:
+        if self.settled(state):
             return
         if round_over:
             self.start_round(state, events)
@@ -541,6 +553,9 @@ class Simeone(board_game.BoardGame[SimeoneState]):
         events.append({"type": "turn", "seat": state.turn, "round": state.round})
 
     # --- reading the state -------------------------------------------------------------
+
+    def in_play(self, state: SimeoneState) -> bool:
+        return state.phase == "play"
 
     def kind_name(self, kind: str) -> str:
         return CREATURES[kind].name

@@ -77,3 +77,19 @@ def test_the_facts_beside_the_board_are_the_rules_own_numbers_in_words():
         assert ("last-move" in facts) == (state.last_move is not None)
         if "last-move" in facts:
             assert facts["last-move"].text == state.last_move
+
+
+@pytest.mark.parametrize("ruleset_id", BOARD_RULESETS)
+def test_how_a_game_ended_is_what_its_last_position_shows(ruleset_id):
+    """The end of a game is decided in one place, ``game_end``, from the state alone:
+    asked again of the final position it gives the same result, and of every earlier
+    position (as the turn it shows starts) no result at all."""
+    ruleset = registry()[ruleset_id]
+    for options in OPTIONS.get(ruleset_id, [{}]):
+        for game in range(12):
+            _, _, states = play_randomly(ruleset, 400 + game, options)
+            final = states[-1]
+            assert ruleset.game_end(final, turn_starts=True) == final.result
+            for state in states[:-1]:
+                waiting = ruleset.chooser(state) is not None
+                assert ruleset.game_end(state, turn_starts=not waiting) is None
