@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await upgrade(engine)  # migrations run on every start; a current schema is a no-op
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
-        store = store_for(engine)
+        store = app.state.store = store_for(engine)
         hub = app.state.hub = Hub(store, make_broker(settings.broker_url), lambda: app.state.now())
         notifier = app.state.notifier = Notifier(store, settings, lambda: app.state.now())
         app.state.presence = Presence(hub, store, settings.presence_beat_s, lambda: app.state.now())

@@ -87,9 +87,9 @@ async def current_player(player: OptionalPlayer) -> Player:
 CurrentPlayer = Annotated[Player, Depends(current_player)]
 
 
-def get_service(request: Request, session: SessionDep) -> MatchService:
+def get_service(request: Request) -> MatchService:
     state = request.app.state
-    return MatchService(session, state.publish, lambda: state.now())
+    return MatchService(state.store, state.publish, lambda: state.now())
 
 
 ServiceDep = Annotated[MatchService, Depends(get_service)]

@@ -233,7 +233,7 @@ async def send_action(
 ) -> dict[str, Any]:
     """Apply one of the caller's legal actions at the current version."""
     applied = await service.act(match_id, player, body.action, body.version)
-    return {"version": applied.version, "events": applied.events}
+    return {"version": applied.version, "events": applied.seen()}
 
 
 @router.get(

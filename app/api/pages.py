@@ -428,7 +428,7 @@ async def take_seat(
             request.app.state.limiter.take("players", client_address(request))
             player, token = await create_player(session, str(form.get("name") or ""))
         state = request.app.state
-        service = MatchService(session, state.publish, lambda: state.now())
+        service = MatchService(state.store, state.publish, lambda: state.now())
         await service.join(match_id, player, seat, player_seed=own_seed(form))
     except ServiceError as error:
         context = {"message": error.message, "back": f"/matches/{quote(match_id)}"}

@@ -35,7 +35,7 @@ from app.rules import get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES, Action
 from app.services.errors import Conflict, NotFound, ServiceError
 from app.services.matches import MatchService, Publish
-from app.services.store import Committed
+from app.services.store import Committed, store_for
 
 log = logging.getLogger("dejarik.bots")
 
@@ -156,7 +156,7 @@ class BotRunner:
         """The decision a bot owes in this match now, if any."""
         async with self.sessionmaker() as session:
             try:
-                match = await MatchService(session).get(match_id)
+                match = await MatchService(store_for(session.bind)).get(match_id)
             except NotFound:
                 return None
             if match.status != "active" or match.paused or match.state is None:
@@ -209,7 +209,7 @@ class BotRunner:
             player = await session.get(Player, bot_player_id_of(turn.bot_id))
             if player is None:
                 return False
-            service = MatchService(session, self.publish or _no_publish)
+            service = MatchService(store_for(session.bind), self.publish or _no_publish)
             for attempt in (action, fallback(turn)):
                 try:
                     await service.act(turn.match_id, player, attempt, turn.version)

@@ -206,15 +206,14 @@ async def _handle(app: Any, viewer: Viewer, raw: str | bytes) -> dict[str, Any] 
     # Holding this socket's send lock, the ack goes out before the update of the same
     # version, which the hub may have ready before this handler resumes.
     async with viewer.send_lock:
-        async with app.state.sessionmaker() as session:
-            service = MatchService(session, app.state.publish, lambda: app.state.now())
-            try:
-                applied = await service.act(viewer.match_id, viewer.player, action, version)
-                reply = {"type": "ack", "id": client_id, "version": applied.version}
-            except ServiceError as error:
-                reply = _error(client_id, error.status, error.message, **error.extra)
-            except DATABASE_ERRORS as error:  # see app/api/errors.py
-                notice_outage(app, error)
-                reply = _error(client_id, 503, DATABASE_UNAVAILABLE, retry_after=1)
+        service = MatchService(app.state.store, app.state.publish, lambda: app.state.now())
+        try:
+            applied = await service.act(viewer.match_id, viewer.player, action, version)
+            reply = {"type": "ack", "id": client_id, "version": applied.version}
+        except ServiceError as error:
+            reply = _error(client_id, error.status, error.message, **error.extra)
+        except DATABASE_ERRORS as error:  # see app/api/errors.py
+            notice_outage(app, error)
+            reply = _error(client_id, 503, DATABASE_UNAVAILABLE, retry_after=1)
         await viewer.write(reply)
     return None

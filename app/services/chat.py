@@ -15,9 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ChatMessage, Player, utcnow
 from app.services.errors import Forbidden, Invalid, TooMany
-from app.services.matches import MatchService
 from app.services.players import as_utc
-from app.services.store import MatchRecord
+from app.services.store import MatchRecord, store_for
 from app.services.views import player_json, runs_table
 
 CHANNELS = ("players", "spectators")
@@ -75,7 +74,7 @@ async def post(
     """Keep ``player``'s message; the match and the message as everyone receives it."""
     check_channel(channel)
     text = clean_text(text)
-    match = await MatchService(session).get(match_id)
+    match = await store_for(session.bind).load(match_id)
     if channel != channel_of_writer(match, player.id):
         if channel == "players":
             raise Forbidden(
@@ -101,7 +100,7 @@ async def read(
 ) -> list[dict[str, Any]]:
     """The channel's messages after id ``after``, oldest first."""
     check_channel(channel)
-    match = await MatchService(session).get(match_id)
+    match = await store_for(session.bind).load(match_id)
     if not may_read(match, viewer.id if viewer else None, channel):
         raise Forbidden(
             "the spectators' channel is hidden from the seated players until the match is finished"

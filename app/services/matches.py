@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from pydantic import ValidationError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.rules import UnknownRuleset, get_ruleset
 from app.rules.base import CLAIM_TIMEOUT, COMMON_ACTION_TYPES, Action, Event, IllegalAction, Ruleset
@@ -35,7 +34,6 @@ from app.services.store import (
     SeatRecord,
     Store,
     channels_of,
-    store_for,
 )
 from app.services.views import seat_of
 
@@ -59,8 +57,24 @@ async def _publish_nothing(match_id: str, version: int, committed: Committed | N
 
 @dataclass
 class Applied:
-    version: int
-    events: list[Event]
+    """An applied action: the match it left (for a retry, the match now), the log
+    entries it wrote, and the seat that sent it (``None``: the GM)."""
+
+    match: MatchRecord
+    entries: list[Entry]
+    seat: int | None
+
+    @property
+    def version(self) -> int:
+        return self.entries[-1].version
+
+    def seen(self) -> list[Event]:
+        """Its events as the sender sees them in the log: redacted for the seat, each with its ``text``."""
+        return [
+            event
+            for entry in views.entries_for(self.match, self.entries, self.seat)
+            for event in entry["events"]
+        ]
 
 
 @dataclass
@@ -93,9 +107,9 @@ def as_player(player: Any) -> PlayerRecord | None:
 
 class MatchService:
     def __init__(
-        self, session: AsyncSession, publish: Publish = _publish_nothing, now: clock.Now = clock.system_now
+        self, store: Store, publish: Publish = _publish_nothing, now: clock.Now = clock.system_now
     ) -> None:
-        self.store: Store = store_for(session.bind)
+        self.store = store
         self.publish = publish
         self.now = now
         """The time that timed matches' deadlines are judged at (tests set their own)."""
@@ -228,7 +242,7 @@ class MatchService:
         decide: Callable[..., Any] = self._decide_control if controlling else self._decide_move
         change = await decide(match, seat, action)
         if await self._write(match, change):
-            return Applied(change.after.version, change.events)
+            return Applied(change.after, change.entries, seat)
         # Another writer got this version first; it may have been this very action.
         return await self._repeated(await self.store.load(match_id), seat, action, version)
 
@@ -468,7 +482,7 @@ class MatchService:
             entry = await self.store.entry(match, version + 1)
             ruleset = get_ruleset(match.ruleset)
             if entry and entry.seat == seat and ruleset.essential(entry.action) == ruleset.essential(action):
-                return Applied(entry.version, entry.events)
+                return Applied(match, [entry], seat)
         raise Conflict(
             f"version {version} is not current; the match is at version {match.version}",
             version=match.version,

@@ -69,14 +69,17 @@ async function loadHistory() {
   historyLoaded = true;
   try {
     const response = await fetch(`/api/v1/matches/${encodeURIComponent(matchId)}/events?after=0`);
-    if (!response.ok) return;
+    if (!response.ok) throw new Error(`the log answered ${response.status}`);
     const { events } = await response.json();
     const merged = mergeEntries(events, false);
-    const patch = { entries: merged.entries, undone: [...store.undone, ...undoneVersions(merged.fresh)] };
+    const patch = { entries: merged.entries, undone: [...store.undone, ...undoneVersions(merged.fresh)], history: "loaded" };
     // A page that opens mid-match shows the latest roll, as it was shown live.
     if (!store.rolls) patch.rolls = latestRolls(merged.entries, false);
     store.update(patch);
-  } catch { historyLoaded = false; }
+  } catch {
+    historyLoaded = false;  // the next snapshot (a reconnection) tries again
+    store.update({ history: "failed" });
+  }
 }
 
 const chat = attachChat(document.getElementById("chat"));

@@ -370,6 +370,22 @@ export function createRenderer(root, store) {
   }
 
   function renderLog() {
+    // Until the log so far arrives, say so: an empty "What happened" reads as "nothing has".
+    const waiting = store.history !== "loaded" && !store.entries.length;
+    parts.log.setAttribute("aria-busy", String(store.history === "loading"));
+    let note = parts.log.querySelector("[data-log-note]");
+    if (waiting && !note) {
+      note = document.createElement("li");
+      note.dataset.logNote = "";
+      note.className = "log-note";
+      parts.log.prepend(note);
+    }
+    if (note) {
+      if (waiting) note.textContent = store.history === "failed"
+        ? "The moves so far could not be loaded; they will be fetched again when the page reconnects."
+        : "Loading the moves so far…";
+      else note.remove();
+    }
     if (store.entries.length < loggedCount) { parts.log.innerHTML = ""; loggedCount = 0; }
     const fresh = store.entries.slice(loggedCount);
     loggedCount = store.entries.length;

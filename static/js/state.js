@@ -15,6 +15,7 @@ export function createStore(initial = {}) {
     busy: false,           // an action is on its way
     error: null,
     entries: [],           // match log entries, oldest first
+    history: "loading",    // the log so far: "loading", "loaded" or "failed"
     names: {},             // piece id -> display name, kept after a piece is gone
     owners: {},            // piece id -> owner seat, kept likewise
     rolls: null,           // {version, events} of the latest update with dice, to animate

@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import random
 
+from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 
+from app.services.store import store_for
 from tests.api.helpers import play_one, start_match, view
 from tests.api.test_gm import Table
 from tests.realtime.test_ws import receive, socket_url, until_attack
@@ -37,6 +39,15 @@ async def test_the_log_words_every_event_with_seats_players_and_pieces(client):
     assert response.status_code == 200
     entries = await log(client, match["id"])
     assert all(isinstance(t, str) and t for t in texts(entries)), "every event has its words"
+    # The action's own reply says what happened in the same words as the log, and a
+    # retry of it (the same action at the same version) says it again.
+    assert response.json()["events"] == entries[-1]["events"]
+    retried = await client.post(
+        f"/api/v1/matches/{match['id']}/actions",
+        json={"action": attack, "version": entries[-1]["version"] - 1},
+        headers=players[seat]["headers"],
+    )
+    assert retried.status_code == 200 and retried.json()["events"] == entries[-1]["events"]
     start = next(e for e in entries if e["action"]["type"] == "start")
     first = next(e for e in start["events"] if e["type"] == "first_player")
     names = {0: "Blue (Chewie)", 1: "Red (R2-D2)"}
@@ -62,12 +73,20 @@ async def test_the_log_words_every_event_with_seats_players_and_pieces(client):
     assert texts(at["log"]) == texts([e for e in entries if e["version"] <= start["version"]])
 
 
-async def test_the_stored_log_keeps_the_events_as_the_rules_returned_them(client):
+async def test_the_stored_log_keeps_the_events_as_the_rules_returned_them(client, database_url):
     match, players = await start_match(client)
     _, _, applied = await play_one(client, match["id"], players, random.Random(3))
     served = (await log(client, match["id"]))[-1]
-    assert [{k: v for k, v in e.items() if k != "text"} for e in served["events"]] == applied.json()["events"]
-    assert "text" not in json.dumps(applied.json()["events"]), "the applied events are the rules' own"
+    assert served["events"] == applied.json()["events"]
+    engine = create_async_engine(database_url)
+    try:
+        store = store_for(engine)
+        record = await store.load(match["id"])
+        stored = (await store.entries(record, record.version - 1))[0].events
+    finally:
+        await engine.dispose()
+    assert [{k: v for k, v in e.items() if k != "text"} for e in served["events"]] == stored
+    assert "text" not in json.dumps(stored), "the stored events are the rules' own"
 
 
 async def test_an_undo_is_worded_by_what_it_undid_even_on_a_later_page(client):

@@ -172,3 +172,33 @@ def test_resigning_shows_the_result_to_both(web_server, new_context, artifacts):
     expect(red.locator("[data-piece][data-selectable]")).to_have_count(0)
     expect(blue.locator("[data-piece][data-selectable]")).to_have_count(0)
     blue.screenshot(path=artifacts / "resigned-blue.png")
+
+
+def test_the_log_says_it_is_loading_until_the_moves_so_far_arrive(web_server, new_context):
+    """An empty "What happened" reads as "nothing has": while the log is on its way the
+    page says so, and if it cannot be loaded it says that instead of nothing."""
+    blue, red = new_player(web_server, "Leia"), new_player(web_server, "Chewie")
+    match_id = new_match(web_server, blue)
+    join_match(web_server, red, match_id)
+    held: list = []
+    page = new_context(viewport=DESKTOP).new_page()
+    page.route("**/events?after=0", lambda route: held.append(route))
+    page.goto(f"{web_server.url}/matches/{match_id}")
+    expect(page.locator("#connection")).to_have_text("Live")
+    note = page.locator("#log .log-note")
+    expect(note).to_have_text("Loading the moves so far…")
+    expect(page.locator("#log")).to_have_attribute("aria-busy", "true")
+    for _ in range(50):  # Playwright runs the route handler while the test waits
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the page asked for the log"
+    held[0].continue_()
+    expect(page.locator("#log li[data-version]").first).to_be_visible()
+    expect(note).to_have_count(0)
+    expect(page.locator("#log")).to_have_attribute("aria-busy", "false")
+
+    failing = new_context(viewport=DESKTOP).new_page()
+    failing.route("**/events?after=0", lambda route: route.fulfill(status=503, body="{}"))
+    failing.goto(f"{web_server.url}/matches/{match_id}")
+    expect(failing.locator("#log .log-note")).to_contain_text("could not be loaded")
