@@ -905,13 +905,8 @@ class Eote(Ruleset[EoteState]):
             state.lost_this_round += lost
         state.last_result = outcome
         events.append(outcome)
-        for seat in (attacker, defender):
-            if state.sides[seat].pieces() == 0:
-                winner = 1 - seat
-                state.result = Outcome(
-                    winner=winner, reason=f"{self.character(state, seat)} lost every piece"
-                )
-                return
+        if self.settled(state):
+            return
         attacker_spends = result["advantage"] > 0 or result["triumph"] > 0
         self._start_spending(state, attacker if attacker_spends else defender, events)
 
@@ -1050,13 +1045,21 @@ class Eote(Ruleset[EoteState]):
         side = state.sides[seat]
         side.strain += 1
         event["strain"] = side.strain
-        threshold = state.options.sheets[seat].strain_threshold
-        if side.strain > threshold:
-            state.result = Outcome(
-                winner=1 - seat,
-                reason=f"{self.character(state, seat)} went beyond their strain threshold "
-                f"({threshold}) and conceded",
-            )
+        self.settled(state)
+
+    def game_end(self, state: EoteState, turn_starts: bool = False) -> Outcome | None:
+        """A character with no piece left, or beyond their strain threshold, loses;
+        then the draw by quiet rounds."""
+        for seat in (0, 1):
+            if state.sides[seat].pieces() == 0:
+                return Outcome(winner=1 - seat, reason=f"{self.character(state, seat)} lost every piece")
+        for seat in (0, 1):
+            threshold = state.options.sheets[seat].strain_threshold
+            if state.sides[seat].strain > threshold:
+                who = self.character(state, seat)
+                reason = f"{who} went beyond their strain threshold ({threshold}) and conceded"
+                return Outcome(winner=1 - seat, reason=reason)
+        return self.quiet_draw(state)
 
     def _finish_spending(self, state: EoteState, events: list[Event], announce: bool = True) -> None:
         spending = state.spending
