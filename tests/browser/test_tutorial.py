@@ -21,18 +21,19 @@ def student_turn(page: Page) -> bool:
     return match["status"] == "active" and match["you"]["seat"] in match["to_act"]
 
 
-def test_the_tutorial_teaches_moving_attacking_and_pushing(web_server, new_context, artifacts):
-    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.goto(f"{web_server.url}/")
+def play_a_lesson(page: Page, site: str) -> bool:
+    """Start the tutorial from the home page and play as the panel advises until the
+    lesson is over or the match is; whether every step came up."""
+    page.goto(f"{site}/")
     page.click("[data-learn='tutorial']")
-    page.fill("#tutorial-name", "Padawan")
+    if page.locator("#tutorial-name").count():  # a second try: the student already has a name
+        page.fill("#tutorial-name", "Padawan")
     page.click("text=Start the tutorial")
     expect(page.locator("#connection")).to_have_text("Live")
     page.wait_for_selector("#match[data-version]", state="attached")
     panel = page.locator(".tutorial-panel")
     expect(panel.locator("[data-step]")).to_have_count(3)
     assert view(page)["seats"][1]["player"]["name"] == "Tutor"
-
     for _ in range(60):
         # The Tutor plays on the server; wait until the lesson is over or the student must decide.
         page.wait_for_function(
@@ -46,6 +47,18 @@ def test_the_tutorial_teaches_moving_attacking_and_pushing(web_server, new_conte
         expect(panel.locator(".tutorial-now")).to_contain_text("Now:")
         before = play_by_clicking(page, student_choice(view(page)))
         wait_for_version(page, before + 1)
+    if panel.get_attribute("data-finished") == "true":
+        return True
+    # The dice can end a match before a push comes up: the panel says so and invites
+    # another try, which the student takes.
+    expect(panel.locator(".tutorial-now")).to_contain_text("start the tutorial again for another try")
+    return False
+
+
+def test_the_tutorial_teaches_moving_attacking_and_pushing(web_server, new_context, artifacts):
+    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
+    assert any(play_a_lesson(page, web_server.url) for _ in range(3)), "three lessons ended before a push"
+    panel = page.locator(".tutorial-panel")
     expect(panel).to_have_attribute("data-finished", "true")
     for step in ("move", "attack", "push"):
         expect(panel.locator(f"[data-step='{step}']")).to_have_attribute("data-done", "true")
