@@ -184,7 +184,12 @@ def turn_of(state: KellyState) -> int:
     return state.turn
 
 
-FAMILY = Family(evaluate=evaluate, chance=chance, order=order, turn_of=turn_of)  # type: ignore[arg-type]
+def settled(state: KellyState) -> bool:
+    """No push waits for its chooser."""
+    return state.push is None
+
+
+FAMILY = Family(evaluate=evaluate, chance=chance, order=order, turn_of=turn_of, settled=settled)  # type: ignore[arg-type]
 DICE_FAMILY = replace(FAMILY, selective=(None, 2))
 """`kelly-d20` and `dalsiandon`: past its own turn the master searches the opponent's
 best answers (see :attr:`Family.selective`)."""

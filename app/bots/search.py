@@ -85,6 +85,9 @@ class Family:
     :func:`schedule`): the root weighs its ``root`` best actions (``None``: all, best
     first, as far as time allows), every other decision its ``width`` best by one-ply
     value. ``None``: every iteration searches every action."""
+    settled: Callable[[Any], bool] = field(default=lambda state: True)
+    """Whether a position may be evaluated in the middle of a turn (kelly: not while a
+    push waits for its chooser); the selective search cuts a turn short only there."""
     turn_of: Callable[[Any], int] | None = None
     """Whose turn a position is in, when a decision inside a turn may fall to the other
     seat (kelly: the push after a counter-push is the defender's choice). The search
@@ -189,7 +192,8 @@ class Game:
         previous, streak = turn
         if owner == previous and streak < MAX_STREAK:
             turn = (owner, streak + 1)  # the same turn goes on
-            if depth <= 0 and self.last_turn is not None and streak >= self.last_turn:
+            cut = depth <= 0 and self.last_turn is not None and streak >= self.last_turn
+            if cut and self.family.settled(state):
                 return self.value(state)  # selective: the last turn is cut short
         else:
             if depth <= 0:
