@@ -189,7 +189,9 @@ def settled(state: KellyState) -> bool:
     return state.push is None
 
 
-FAMILY = Family(evaluate=evaluate, chance=chance, order=order, turn_of=turn_of, settled=settled)  # type: ignore[arg-type]
-DICE_FAMILY = replace(FAMILY, selective=(None, 2))
-"""`kelly-d20` and `dalsiandon`: past its own turn the master searches the opponent's
-best answers (see :attr:`Family.selective`)."""
+FAMILY = Family(evaluate=evaluate, chance=chance, order=order)  # type: ignore[arg-type]
+"""`kelly`: the full-width search by whole turns (the selective search and ``turn_of``
+were not shown to help it: docs/bots.md)."""
+DICE_FAMILY = replace(FAMILY, selective=(None, 2), turn_of=turn_of, settled=settled)
+"""`kelly-d20` and `dalsiandon`: turns counted by ``state.turn``, and past its own turn
+the master searches the opponent's best answers (see :attr:`Family.selective`)."""

@@ -74,11 +74,11 @@ def test_the_master_does_not_step_where_the_answer_kills_but_the_club_does():
 
 
 def test_a_push_chosen_by_the_defender_stays_inside_the_attackers_turn():
-    """kelly: after a counter-push the defender chooses where the attacker goes, in the
+    """kelly-d20: after a counter-push the defender chooses where the attacker goes, in the
     middle of the attacker's turn. The search counts turns by whose turn it is, so a
     one-turn search goes on to the attacker's second action instead of stopping at
     the defender's choice."""
-    ruleset = get_ruleset("kelly")
+    ruleset = get_ruleset("kelly-d20")
     state = KellyD20State.model_validate(
         {
             "options": {},
@@ -93,8 +93,7 @@ def test_a_push_chosen_by_the_defender_stays_inside_the_attackers_turn():
             },
         }
     )
-    state = ruleset.state_type.model_validate(state.model_dump(exclude={"centre_hold"}))
-    game = Game(ruleset, kelly.FAMILY, 0, random.Random(0))
+    game = Game(ruleset, kelly.DICE_FAMILY, 0, random.Random(0))
     asked: list[tuple[int, int]] = []
     actions = game.actions
 
