@@ -19,8 +19,8 @@ from app.rules.base import Action, Ruleset
 
 FAMILIES: dict[str, Family] = {
     "kelly": kelly.FAMILY,
-    "kelly-d20": kelly.FAMILY,
-    "dalsiandon": kelly.FAMILY,
+    "kelly-d20": kelly.DICE_FAMILY,
+    "dalsiandon": kelly.DICE_FAMILY,
     "simeone": simeone.FAMILY,
     "orbit-chess": chess.ORBIT,
     "courtier": chess.COURTIER,

@@ -9,6 +9,7 @@ kill against its counter-kill, renormalised (pushes are rolled again).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 from app.bots.search import Family, Script
@@ -144,9 +145,16 @@ def swing(ruleset: Kelly, state: KellyState, piece: Piece, target: Piece) -> flo
     """The material ``piece`` expects to win by attacking ``target`` (at least 0)."""
     if not ruleset.may_attack(state, piece, target):
         return 0.0
-    odds = attack_odds(*ruleset.attack_pools(state, piece, target))
-    gain = float(odds["kill"]) * piece_value(ruleset, target.kind)
-    return max(gain - float(odds["counter-kill"]) * piece_value(ruleset, piece.kind), 0.0)
+    kill, counter_kill = kill_chances(*ruleset.attack_pools(state, piece, target))
+    gain = kill * piece_value(ruleset, target.kind)
+    return max(gain - counter_kill * piece_value(ruleset, piece.kind), 0.0)
+
+
+@cache
+def kill_chances(attack: Pool, defense: Pool) -> tuple[float, float]:
+    """The chances of a kill and of a counter-kill, as floats (the evaluation asks often)."""
+    odds = attack_odds(attack, defense)
+    return float(odds["kill"]), float(odds["counter-kill"])
 
 
 def reachable_targets(
@@ -170,4 +178,20 @@ def order(action: Action) -> float:
     return -1.0 if action["type"] == "attack" else 0.0
 
 
+def turn_of(state: KellyState) -> int:
+    """The seat whose turn it is: a push after a counter-push is the defender's choice,
+    inside the attacker's turn."""
+    return state.turn
+
+
+def settled(state: KellyState) -> bool:
+    """No push waits for its chooser."""
+    return state.push is None
+
+
 FAMILY = Family(evaluate=evaluate, chance=chance, order=order)  # type: ignore[arg-type]
+"""`kelly`: the full-width search by whole turns (the selective search and ``turn_of``
+were not shown to help it: docs/bots.md)."""
+DICE_FAMILY = replace(FAMILY, selective=(None, 2), turn_of=turn_of, settled=settled)
+"""`kelly-d20` and `dalsiandon`: turns counted by ``state.turn``, and past its own turn
+the master searches the opponent's best answers (see :attr:`Family.selective`)."""

@@ -80,6 +80,18 @@ class Family:
     redact: Callable[[Ruleset, Any, int], Any] | None = None
     order: Callable[[Action], float] = field(default=lambda action: 0.0)
     plays: Callable[[Action], bool] = field(default=lambda action: True)
+    selective: tuple[int | None, int] | None = None
+    """``(root, width)``: past the first whole turn, deepen selectively (see
+    :func:`schedule`): the root weighs its ``root`` best actions (``None``: all, best
+    first, as far as time allows), every other decision its ``width`` best by one-ply
+    value. ``None``: every iteration searches every action."""
+    settled: Callable[[Any], bool] = field(default=lambda state: True)
+    """Whether a position may be evaluated in the middle of a turn (kelly: not while a
+    push waits for its chooser); the selective search cuts a turn short only there."""
+    turn_of: Callable[[Any], int] | None = None
+    """Whose turn a position is in, when a decision inside a turn may fall to the other
+    seat (kelly: the push after a counter-push is the defender's choice). The search
+    counts turns by this owner; ``None``: the seat that decides owns the turn."""
 
 
 def knowledge(ruleset: Ruleset, family: Family, state: Any, seat: int) -> Any:
@@ -119,6 +131,12 @@ class Game:
     rng: random.Random
     deadline: float = math.inf
     nodes: int = 0
+    width: int | None = None
+    """Selective search: past the root, a decision weighs only its ``width`` best actions
+    by one-ply value (``None``: every action)."""
+    last_turn: int | None = None
+    """Selective search: of the last turn within the depth, only its first ``last_turn``
+    decisions are searched before the position is evaluated (``None``: the whole turn)."""
 
     def actions(self, state: Any, seat: int) -> list[Action]:
         """The seat's game actions a bot plays: resigning and draw offers are never searched."""
@@ -150,12 +168,16 @@ class Game:
 
     # --- expectiminimax -------------------------------------------------------------
 
+    def owner(self, state: Any, seat: int) -> int:
+        """Whose turn ``state`` is in (see :attr:`Family.turn_of`)."""
+        return self.family.turn_of(state) if self.family.turn_of is not None else seat
+
     def search(self, state: Any, depth: int, alpha: float, beta: float, turn: Turn = (None, 0)) -> float:
         """Expectiminimax. ``depth`` counts *turns*, not decisions: the decisions a seat
         makes in a row (kelly's two actions, an activation, a setting) are one turn, so
         every leaf is a position where a turn has just ended and positions are
-        compared like for like. ``turn`` is the seat that decided last and how many
-        decisions in a row it has made (capped at ``MAX_STREAK``)."""
+        compared like for like. ``turn`` is the seat whose turn it is (:meth:`owner`)
+        and how many decisions it has seen in a row (capped at ``MAX_STREAK``)."""
         self.nodes += 1
         if self.nodes % 8 == 0 and time.monotonic() > self.deadline:
             raise OutOfTime
@@ -166,18 +188,24 @@ class Game:
         if not to_act:
             return self.value(state)
         seat = to_act[0]
+        owner = self.owner(state, seat)
         previous, streak = turn
-        if seat == previous and streak < MAX_STREAK:
-            turn = (seat, streak + 1)  # the same turn goes on
+        if owner == previous and streak < MAX_STREAK:
+            turn = (owner, streak + 1)  # the same turn goes on
+            cut = depth <= 0 and self.last_turn is not None and streak >= self.last_turn
+            if cut and self.family.settled(state):
+                return self.value(state)  # selective: the last turn is cut short
         else:
             if depth <= 0:
                 return self.value(state)
-            depth, turn = depth - 1, (seat, 1)
+            depth, turn = depth - 1, (owner, 1)
         actions = self.actions(state, seat)
         if not actions:
             return self.value(state)
-        actions.sort(key=self.family.order)
         maximising = seat == self.root
+        if self.width is not None and len(actions) > self.width:
+            return self.selective(state, seat, actions, depth, alpha, beta, turn, maximising)
+        actions.sort(key=self.family.order)
         best = -math.inf if maximising else math.inf
         for action in actions:
             v = self.chance_value(state, seat, action, depth, alpha, beta, turn)
@@ -191,10 +219,47 @@ class Game:
                 break
         return best
 
+    def selective(
+        self,
+        state: Any,
+        seat: int,
+        actions: list[Action],
+        depth: int,
+        alpha: float,
+        beta: float,
+        turn: Turn,
+        maximising: bool,
+    ) -> float:
+        """A decision of the selective search: every action's one-ply value first (its
+        successors are kept), then the ``width`` best for the seat deciding are searched."""
+        scored = []
+        for action in actions:
+            if time.monotonic() > self.deadline:
+                raise OutOfTime
+            outcomes = self.outcomes(state, seat, action)
+            scored.append((sum(p * self.value(new) for p, new in outcomes), outcomes))
+        scored.sort(key=lambda pair: -pair[0] if maximising else pair[0])
+        best = -math.inf if maximising else math.inf
+        for _, outcomes in scored[: self.width]:
+            v = self.outcomes_value(outcomes, depth, alpha, beta, turn)
+            if maximising:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
     def chance_value(
         self, state: Any, seat: int, action: Action, depth: int, alpha: float, beta: float, turn: Turn
     ) -> float:
-        outcomes = self.outcomes(state, seat, action)
+        return self.outcomes_value(self.outcomes(state, seat, action), depth, alpha, beta, turn)
+
+    def outcomes_value(
+        self, outcomes: list[tuple[float, Any]], depth: int, alpha: float, beta: float, turn: Turn
+    ) -> float:
         if len(outcomes) == 1:
             return self.search(outcomes[0][1], depth, alpha, beta, turn)
         # Below a chance node each outcome is searched with the full window: a bound
@@ -224,8 +289,30 @@ def pick_softmax(game: Game, state: Any, actions: list[Action], temperature: flo
     return game.rng.choices(actions, weights=weights)[0]
 
 
+Iteration = tuple[int, int | None, int | None, int | None]
+"""One iteration of deepening: (turns deep, actions weighed at the root, at other
+decisions, decisions searched of the last turn); ``None``: all."""
+
+
+def schedule(family: Family, max_depth: int) -> list[Iteration]:
+    """The iterations of :func:`pick_searched`. Without :attr:`Family.selective`: whole
+    turns, every action, one turn deeper each time. With it: the root's whole turn at
+    full width first, then selectively, half a turn deeper each time: the first
+    decision of the next turn (the opponent's best answer by one ply), then its whole
+    turn, then the first decision of the turn after, and so on."""
+    if family.selective is None:
+        return [(depth, None, None, None) for depth in range(1, max_depth + 1)]
+    root, width = family.selective
+    out: list[Iteration] = [(1, None, None, None)]
+    for depth in range(2, max_depth + 1):
+        out += [(depth, root, width, 1), (depth, root, width, None)]
+    return out
+
+
 def pick_searched(game: Game, state: Any, actions: list[Action], budget_s: float, max_depth: int) -> Action:
-    """Iterative deepening: the best action of the deepest search finished in time."""
+    """Iterative deepening: the best action of the deepest search finished in time, or of
+    an unfinished one whose first action (the previous iteration's best) was searched:
+    the actions searched after it either proved better or were cut off as worse."""
     game.deadline = time.monotonic() + budget_s
     # Shuffled first: among equally good actions the bot's own random decides, as the
     # club's does, instead of always the first one listed.
@@ -235,22 +322,31 @@ def pick_searched(game: Game, state: Any, actions: list[Action], budget_s: float
     one_ply = one_ply_scores(game, state, shuffled)
     ordered = [a for _, a in sorted(zip(one_ply, shuffled, strict=True), key=lambda pair: -pair[0])]
     best = ordered[0]
-    try:
-        for depth in range(1, max_depth + 1):
-            scored = []
-            alpha = -math.inf
-            for action in ordered:
-                v = game.chance_value(state, game.root, action, depth - 1, alpha, math.inf, (game.root, 1))
+    turn = (game.owner(state, game.root), 1)
+    selective = game.family.selective is not None
+    for depth, root_width, width, last_turn in schedule(game.family, max_depth):
+        game.width, game.last_turn = width, last_turn
+        scored: list[tuple[float, Action]] = []
+        alpha = -math.inf
+        try:
+            for action in ordered[:root_width]:
+                v = game.chance_value(state, game.root, action, depth - 1, alpha, math.inf, turn)
                 scored.append((v, action))
                 alpha = max(alpha, v)
-            top = max(v for v, _ in scored)
-            # The first to reach the top set alpha with an exact value; a later one that
-            # only ties it may be a bound from a cut-off, so it is not preferred.
-            best = next(a for v, a in scored if v == top)
-            # The next iteration looks at this one's best actions first.
-            ordered = [a for _, a in sorted(scored, key=lambda pair: -pair[0])]
-            if abs(top) >= WIN:  # a forced result: deeper search cannot change it
-                break
-    except OutOfTime:
-        pass
+        except OutOfTime:
+            if selective and scored:
+                best = best_scored(scored)
+            break
+        best = best_scored(scored)
+        # The next iteration looks at this one's best actions first (and the rest after).
+        ordered = [a for _, a in sorted(scored, key=lambda pair: -pair[0])] + ordered[len(scored) :]
+        if abs(max(v for v, _ in scored)) >= WIN:  # a forced result: deeper search cannot change it
+            break
     return best
+
+
+def best_scored(scored: list[tuple[float, Action]]) -> Action:
+    """The first to reach the top set alpha with an exact value; a later one that only
+    ties it may be a bound from a cut-off, so it is not preferred."""
+    top = max(v for v, _ in scored)
+    return next(a for v, a in scored if v == top)
