@@ -5,7 +5,7 @@ pending), shuffled with a fixed seed; on each, :func:`app.bots.search.pick_searc
 runs with ``--budget`` seconds, and the iterations of :func:`app.bots.search.schedule`
 that it finished are counted::
 
-    PYTHONPATH=$PWD .venv/bin/python bench/search_depth.py kelly-d20 --budget 0.5 --positions 20
+    .venv/bin/python bench/search_depth.py kelly-d20 --budget 0.5 --positions 20
 
 A benchmark, not a test (docs/bots.md).
 """
