@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import asyncpg
+from load import fresh_postgres  # bench/load.py, beside this script
 
 from app.db import make_engine, make_sessionmaker
 from app.migrate import upgrade
@@ -30,18 +29,7 @@ from app.services.matches import MatchService
 from app.services.players import create_player
 from app.services.store import RECORD_QUERY, PostgresStore, records_from, store_for
 
-ADMIN = os.environ.get("BENCH_POSTGRES_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 DATABASE = "dejarik_action_parts"
-
-
-async def fresh_database() -> str:
-    admin = await asyncpg.connect(ADMIN)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{DATABASE}"')
-    finally:
-        await admin.close()
-    return ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + f"/{DATABASE}"
 
 
 async def cpu_per_call(label: str, call: Callable[[], Awaitable[Any]], n: int) -> None:
@@ -52,7 +40,7 @@ async def cpu_per_call(label: str, call: Callable[[], Awaitable[Any]], n: int) -
 
 
 async def main(actions: int) -> None:
-    engine = make_engine(await fresh_database(), 5)
+    engine = make_engine(await fresh_postgres(DATABASE), 5)
     await upgrade(engine)
     async with make_sessionmaker(engine)() as session:
         players = [(await create_player(session, name))[0] for name in ("Blue", "Red")]

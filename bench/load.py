@@ -66,17 +66,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def fresh_postgres() -> str:
+async def fresh_postgres(name: str = POSTGRES_DB) -> str:
+    """The URL of an empty PostgreSQL database ``name`` (dropped first if it exists)."""
     import asyncpg
 
     admin = await asyncpg.connect(POSTGRES_ADMIN)
     try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{POSTGRES_DB}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{POSTGRES_DB}"')
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
     base = POSTGRES_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    return f"{base}/{POSTGRES_DB}"
+    return f"{base}/{name}"
 
 
 def process_tree(pid: int) -> list[int]:

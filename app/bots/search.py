@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,18 +206,11 @@ class Game:
         if self.width is not None and len(actions) > self.width:
             return self.selective(state, seat, actions, depth, alpha, beta, turn, maximising)
         actions.sort(key=self.family.order)
-        best = -math.inf if maximising else math.inf
-        for action in actions:
-            v = self.chance_value(state, seat, action, depth, alpha, beta, turn)
-            if maximising:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        return best
+        children = (
+            lambda a, b, action=action: self.chance_value(state, seat, action, depth, a, b, turn)
+            for action in actions
+        )
+        return best_of(children, maximising, alpha, beta)
 
     def selective(
         self,
@@ -239,18 +232,11 @@ class Game:
             outcomes = self.outcomes(state, seat, action)
             scored.append((sum(p * self.value(new) for p, new in outcomes), outcomes))
         scored.sort(key=lambda pair: -pair[0] if maximising else pair[0])
-        best = -math.inf if maximising else math.inf
-        for _, outcomes in scored[: self.width]:
-            v = self.outcomes_value(outcomes, depth, alpha, beta, turn)
-            if maximising:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        return best
+        children = (
+            lambda a, b, outcomes=outcomes: self.outcomes_value(outcomes, depth, a, b, turn)
+            for _, outcomes in scored[: self.width]
+        )
+        return best_of(children, maximising, alpha, beta)
 
     def chance_value(
         self, state: Any, seat: int, action: Action, depth: int, alpha: float, beta: float, turn: Turn
@@ -265,6 +251,26 @@ class Game:
         # Below a chance node each outcome is searched with the full window: a bound
         # on one outcome says little about the weighted sum.
         return sum(p * self.search(new, depth, -math.inf, math.inf, turn) for p, new in outcomes)
+
+
+def best_of(
+    children: Iterable[Callable[[float, float], float]], maximising: bool, alpha: float, beta: float
+) -> float:
+    """Alpha-beta at a decision: the best value of ``children`` for the seat deciding,
+    each child searched within the window the ones before it narrowed (called in
+    order, as ``child(alpha, beta)``), stopping at a cut-off."""
+    best = -math.inf if maximising else math.inf
+    for child in children:
+        v = child(alpha, beta)
+        if maximising:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
 
 
 # --- the three levels ------------------------------------------------------------------
