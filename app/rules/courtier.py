@@ -268,7 +268,7 @@ class Courtier(BoardGame[CourtierState]):
 
     def game_end(self, state: CourtierState, turn_starts: bool = False) -> Outcome | None:
         """A king captured (checked as the capture is made, ``state.turn`` the mover), the
-        draw by quiet turns, a position standing three times, and, as a turn starts, the
+        draw by quiet turns; as a turn starts, a position standing three times and the
         seat to move having no legal move."""
         mover, other = state.turn, 1 - state.turn
         if state.pieces[f"{COLOURS[other]}-king"].at is None:
@@ -279,9 +279,11 @@ class Courtier(BoardGame[CourtierState]):
             )
         if drawn := self.quiet_draw(state):
             return drawn
+        if not turn_starts:  # positions are counted as turns start: only there can one stand 3 times
+            return None
         if state.positions.get(self.position_key(state), 0) >= 3:
             return Outcome(winner=None, reason="the same position stood three times")
-        if turn_starts and not self.moves(state, mover):
+        if not self.moves(state, mover):
             return Outcome(winner=other, reason=f"{self.seat_name(mover)} has no legal move")
         return None
 
