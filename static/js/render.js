@@ -129,7 +129,7 @@ export function createRenderer(root, store) {
         // Nobody plays while the game master decides (the server's words).
         turn = you.gm ? `${state.gm_decision}. It is your decision as game master.` : `${state.gm_decision}.`;
       } else {
-        turn = yours ? `Your turn (${seatLabel(view, mySeat)}).` : `${names} to act.`;
+        turn = yours ? `Your turn (${view.seats[mySeat].name}).` : `${names} to act.`;  // your own name goes without saying
       }
       // Only the mover counts their actions, and not while a push is being chosen.
       if (yours && !pushing && countsActions(state)) {
