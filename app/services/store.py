@@ -534,7 +534,13 @@ class PostgresStore(Store):
         try:
             async with pool.acquire() as connection:
                 yield connection
-        except (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError) as error:
+        except (
+            OSError,
+            asyncpg.InterfaceError,
+            asyncpg.PostgresConnectionError,
+            # a connection PostgreSQL dropped in the middle of a query: "another operation is in progress"
+            asyncpg.InternalClientError,
+        ) as error:
             await pool.expire_connections()
             raise Unavailable(
                 "the database is unavailable right now; nothing was changed, please retry"
