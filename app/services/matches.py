@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -58,11 +58,13 @@ async def _publish_nothing(match_id: str, version: int, committed: Committed | N
 @dataclass
 class Applied:
     """An applied action: the match it left (for a retry, the match now), the log
-    entries it wrote, and the seat that sent it (``None``: the GM)."""
+    entries it wrote, the seat that sent it (``None``: the GM), and the entries a GM's
+    undo among them took back (its words name what it undid)."""
 
     match: MatchRecord
     entries: list[Entry]
     seat: int | None
+    earlier: dict[int, Entry] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -72,7 +74,7 @@ class Applied:
         """Its events as the sender sees them in the log: redacted for the seat, each with its ``text``."""
         return [
             event
-            for entry in views.entries_for(self.match, self.entries, self.seat)
+            for entry in views.entries_for(self.match, self.entries, self.seat, self.earlier)
             for event in entry["events"]
         ]
 
@@ -242,7 +244,7 @@ class MatchService:
         decide: Callable[..., Any] = self._decide_control if controlling else self._decide_move
         change = await decide(match, seat, action)
         if await self._write(match, change):
-            return Applied(change.after, change.entries, seat)
+            return await self._applied(change.after, change.entries, seat)
         # Another writer got this version first; it may have been this very action.
         return await self._repeated(await self.store.load(match_id), seat, action, version)
 
@@ -475,6 +477,9 @@ class MatchService:
             log.exception("publishing %s v%s failed", change.after.id, change.after.version)
         return True
 
+    async def _applied(self, match: MatchRecord, entries: list[Entry], seat: int | None) -> Applied:
+        return Applied(match, entries, seat, await views.undone_entries(self.store, match, entries))
+
     async def _repeated(self, match: MatchRecord, seat: int | None, action: Any, version: int) -> Applied:
         """The answer to an action at a version that is not current: its earlier
         result when this very action was applied at ``version`` (a retry), else a 409."""
@@ -482,7 +487,7 @@ class MatchService:
             entry = await self.store.entry(match, version + 1)
             ruleset = get_ruleset(match.ruleset)
             if entry and entry.seat == seat and ruleset.essential(entry.action) == ruleset.essential(action):
-                return Applied(match, [entry], seat)
+                return await self._applied(match, [entry], seat)
         raise Conflict(
             f"version {version} is not current; the match is at version {match.version}",
             version=match.version,

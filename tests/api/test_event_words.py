@@ -101,6 +101,8 @@ async def test_an_undo_is_worded_by_what_it_undid_even_on_a_later_page(client):
     words = whole[-1]["events"][0]["text"]
     assert words.startswith(f"The game master undid #{applied['version']}, ")
     assert words.endswith(f": {lines[0]}") or f": {lines[0]}. Its dice stay in the log" in words
+    # The GM's own reply to the undo says it in the same words as the log.
+    assert undo.json()["events"][0]["text"] == words
     # A page of the log after the undone entry says the same.
     later = await log(client, table.id, after=applied["version"])
     assert later[0]["events"][0]["text"] == words
