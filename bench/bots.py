@@ -117,8 +117,13 @@ def play(job: tuple[str, dict[str, Any], tuple[str, str], int, float]) -> Game:
 def elo(
     results: dict[tuple[str, str], list[float]], names: list[str], anchor: str = "random"
 ) -> dict[str, float]:
-    """Maximum-likelihood Elo ratings (logistic, 400 points a factor of 10)."""
+    """Maximum-likelihood Elo ratings (logistic, 400 points a factor of 10), ``anchor``
+    at 0 (or, when it played no game, the lowest rated player that did)."""
     ratings = dict.fromkeys(names, 0.0)
+    played = dict.fromkeys(names, 0)
+    for (a, b), scores in results.items():
+        played[a] += len(scores)
+        played[b] += len(scores)
     for _ in range(2000):
         gradient = dict.fromkeys(names, 0.0)
         for (a, b), scores in results.items():
@@ -127,9 +132,12 @@ def elo(
                 gradient[a] += score - expected
                 gradient[b] -= score - expected
         for name in names:
-            ratings[name] += 8 * gradient[name]
+            # A step in proportion to the player's mean surprise: steady however many
+            # games (a step per game's surprise overshot and swung with a hundred).
+            ratings[name] += 200 * gradient[name] / max(played[name], 1)
             ratings[name] = max(-2000.0, min(2000.0, ratings[name]))
-    shift = ratings[anchor]
+    present = [name for name in names if played[name]]
+    shift = ratings[anchor] if played[anchor] or not present else min(ratings[n] for n in present)
     return {name: ratings[name] - shift for name in names}
 
 
@@ -184,7 +192,8 @@ def ladder(args: argparse.Namespace) -> None:
             w, d, lost = record[p]
             cells = ["—" if o == p else "{}-{}-{}".format(*head[(p, o)]) for o in PLAYERS]
             per = seconds[p] / max(moves[p], 1)
-            print(f"| {p} | {w} | {d} | {lost} | {ratings[p]:+.0f} | {per:.4f} | " + " | ".join(cells) + " |")
+            rating = f"{ratings[p]:+.0f}" if w + d + lost else "—"
+            print(f"| {p} | {w} | {d} | {lost} | {rating} | {per:.4f} | " + " | ".join(cells) + " |")
         print()
 
 

@@ -87,6 +87,11 @@ def piece_value(ruleset: Kelly, kind: str) -> float:
 
 
 PLACE_BONUS = {"A": 0.0, "B": 0.02, "C": 0.05}
+MATERIAL = 0.8
+"""The weight of the material lead, counted as a share of all the material on the board."""
+THREATS = 0.3
+"""The weight of the fights open on the board, by the material they stand to win (counted
+like material, at 0.8, kelly drew far more: docs/bots.md)."""
 TO_MOVE, WAITING = 1.0, 0.4
 """How much the odds of an open fight count: fully for the side that may attack next."""
 
@@ -107,12 +112,40 @@ def evaluate(ruleset: Kelly, state: KellyState, seat: int) -> float:
         for s in (0, 1):
             material[s] += sum(piece_value(ruleset, k) for k in teams[s] if k not in state.pieces)
     total = sum(material) or 1.0
-    value += 0.8 * (material[seat] - material[1 - seat]) / total
-    value += 0.3 * threats(ruleset, state, seat, occupied) / total
+    value += MATERIAL * (material[seat] - material[1 - seat]) / total
+    value += THREATS * threats(ruleset, state, seat, occupied) / total
     hold = getattr(state, "centre_hold", None)  # kelly-d20: three turns on the core win
     if hold:
-        value += 0.1 * (hold[seat] - hold[1 - seat])
+        for holder in (0, 1):
+            gain = hold_value(ruleset, state, holder, occupied)
+            value += gain if holder == seat else -gain
     return max(-1.0, min(1.0, value))
+
+
+HOLD_TURN = 0.1
+"""kelly-d20: a turn of a hold on the core still to be finished."""
+HOLD_WON = 0.95
+"""kelly-d20: a hold one turn from winning that the opponent can no longer break."""
+
+
+def hold_value(ruleset: Kelly, state: KellyState, holder: int, occupied: dict[str, Piece]) -> float:
+    """What ``holder``'s hold on the core is worth. Two turns held with a piece on the
+    core, the third wins as the holder's turn ends: it is as good as won when the holder
+    is to move, or when the opponent to move cannot reach any of its pieces to attack
+    (an attack declared is what breaks a hold). Otherwise a tenth a turn."""
+    turns = state.centre_hold[holder]
+    on_core = occupied.get(board.CORE)
+    if turns < 2 or on_core is None or on_core.owner != holder or state.push is not None:
+        return HOLD_TURN * turns
+    if state.turn == holder:
+        return HOLD_WON
+    can_break = any(
+        target.owner == holder
+        for piece in occupied.values()
+        if piece.owner == state.turn
+        for target in reachable_targets(ruleset, state, piece, occupied)
+    )
+    return HOLD_TURN * turns if can_break else HOLD_WON
 
 
 def threats(ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Piece]) -> float:

@@ -35,8 +35,14 @@ from typing import Any
 from app.rules.base import COMMON_ACTION_TYPES, Action, Ruleset
 from app.rules.dice import Dice
 
-WIN = 1000.0
-"""The value of a won game; evaluations of unfinished games stay within ±1."""
+WIN = 1.01
+"""The value of a won game. Evaluations of unfinished games stay within ±1 and read as
+the game's expected result, so that a chance node weighs a won or lost game on the
+same scale as an evaluated one: a win only just above the best evaluation. (A win
+worth a thousand evaluations made a risk of losing the last piece outweigh any
+evaluated loss, however sure: a bot would rather lose slowly than fight.)"""
+SOONER = 0.001
+"""Per turn of depth left: a sooner win counts more, a sooner loss less."""
 
 Script = list[int]
 Chance = Callable[[Ruleset, Any, int, Action], "list[tuple[float, Script]] | None"]
@@ -183,7 +189,7 @@ class Game:
             raise OutOfTime
         if self.ruleset.outcome(state) is not None:
             v = self.value(state)
-            return v + math.copysign(depth, v) if v else v  # a sooner result counts more
+            return v + math.copysign(SOONER * depth, v) if v else v  # a sooner result counts more
         to_act = self.ruleset.to_act(state)
         if not to_act:
             return self.value(state)

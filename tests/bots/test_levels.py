@@ -8,7 +8,7 @@ import pytest
 
 from app.bots import FAMILIES, LEVELS, all_bots, decide, seat_knowledge
 from app.bots.search import Game, ScriptedDice
-from app.rules import registry
+from app.rules import board, registry
 from app.rules.base import COMMON_ACTION_TYPES
 from tests.rules.test_conformance import play_randomly
 
@@ -210,9 +210,9 @@ def test_an_eote_bot_finishes_setting_its_pieces(level):
     assert settings >= 3
 
 
-def kelly_position(pieces: dict[str, tuple[int, str]], **fields):
-    """A kelly state with ``pieces`` (kind: (owner, space)) and seat 0 to move."""
-    ruleset = registry()["kelly"]
+def kelly_position(pieces: dict[str, tuple[int, str]], ruleset_id: str = "kelly", **fields):
+    """A kelly-family state with ``pieces`` (kind: (owner, space)) and seat 0 to move."""
+    ruleset = registry()[ruleset_id]
     from app.rules.kelly import Piece
 
     placed = {kind: Piece(id=kind, kind=kind, owner=owner, at=at) for kind, (owner, at) in pieces.items()}
@@ -239,3 +239,34 @@ def test_kelly_the_side_to_move_counts_an_attack_a_move_away():
     club = all_bots()["kelly-club"]
     first = decide(club, both, 0, seed=1)
     assert first == {"type": "move", "piece": "molator", "to": "A3"}
+
+
+def test_kelly_d20_a_hold_of_two_turns_is_broken_or_lost():
+    """kelly-d20: Red's Klor'slug has held the core for two of Red's turns. Unless Blue
+    declares an attack on a Red piece this turn, Red wins as its next turn ends. Blue's
+    last piece, a Houjix beside the core, risks the game on a counter-kill if it
+    attacks: with no hold, no level attacks; with the hold at two, every level does.
+    (While a lost game weighed a thousand evaluations, neither did: docs/bots.md.)"""
+    pieces = {"houjix": (0, "B1"), "klorslug": (1, board.CORE), "savrip": (1, "B6")}
+    ruleset, state = kelly_position(pieces, "kelly-d20", centre_hold=[0, 2], turn_number=7)
+    attack_on_hold = {"type": "attack", "piece": "houjix", "target": "klorslug"}
+    for level in ("club", "master"):
+        bot = all_bots()[f"kelly-d20-{level}"]
+        action = decide(bot, state, 0, seed=1, budget_s=BUDGET_S)
+        assert ruleset.essential(action) == attack_on_hold, level
+        calm = state.model_copy(update={"centre_hold": [0, 0]})
+        assert decide(bot, calm, 0, seed=1, budget_s=BUDGET_S)["type"] == "move", level
+    blue = Game(ruleset, FAMILIES["kelly-d20"], 0, random.Random(0))
+    ended = state.model_copy(update={"turn": 1})
+    assert blue.value(ended) < -0.9, "Blue's turn over, the hold unbroken: as good as lost"
+    # Blue's last action, no Red piece within its reach: lost already.
+    houjix_away = state.pieces["houjix"].model_copy(update={"at": "A1"})
+    last = state.model_copy(
+        update={
+            "pieces": {"houjix": houjix_away, **{k: v for k, v in state.pieces.items() if k != "houjix"}},
+            "actions_left": 1,
+        }
+    )
+    assert blue.value(last) < -0.9
+    # A hold of one turn is still only a start.
+    assert blue.value(ended.model_copy(update={"centre_hold": [0, 1]})) > -0.9
