@@ -333,7 +333,9 @@ class Dalsiandon(Kelly):
         state = DalsiandonState(options=options, pieces={}, phase="draft")
         events: list[Event] = []
         if options.teams == "random":
-            kinds, roll = dice.shuffle(sorted(self.creatures), "teams (first four to seat 0)")
+            kinds, roll = dice.shuffle(
+                sorted(self.creatures), f"teams (the first four to {self.seat_name(0)})"
+            )
             state.teams = [sorted(kinds[:4]), sorted(kinds[4:])]
             events += [roll, {"type": "teams", "how": "random", "teams": state.teams}]
             self.roll_setup(state, dice, events)

@@ -196,7 +196,9 @@ class Kelly(board_game.BoardGame[KellyState]):
 
     def deal(self, dice: Dice) -> tuple[dict[str, Piece], list[Event]]:
         """Deal the creatures at random, four a side, placed at random on the home spaces."""
-        kinds, roll = dice.shuffle(sorted(self.creatures), "deal: creatures (first four to seat 0)")
+        kinds, roll = dice.shuffle(
+            sorted(self.creatures), f"deal: creatures (the first four to {self.seat_name(0)})"
+        )
         events = [roll]
         pieces: dict[str, Piece] = {}
         for seat in (0, 1):

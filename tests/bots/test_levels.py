@@ -263,7 +263,7 @@ def test_kelly_d20_a_hold_of_two_turns_is_broken_or_lost():
     houjix_away = state.pieces["houjix"].model_copy(update={"at": "A1"})
     last = state.model_copy(
         update={
-            "pieces": {"houjix": houjix_away, **{k: v for k, v in state.pieces.items() if k != "houjix"}},
+            "pieces": {**state.pieces, "houjix": houjix_away},
             "actions_left": 1,
         }
     )

@@ -320,3 +320,17 @@ def test_eote_words_say_no_more_than_the_viewer_sees():
     secret = state.choosing
     assert secret == 1
     assert not any("1 piece" in t or "set 1" in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "options"), [("kelly", {}), ("kelly-d20", {}), ("dalsiandon", {"teams": "random"})]
+)
+def test_the_deal_names_the_seat_that_gets_the_first_four(ruleset_id, options):
+    """The shuffle that deals the creatures says who gets the first four as players
+    call the seats ("to Blue"), not by the server's seat number."""
+    rules, words = table(ruleset_id, options=options)
+    _, events = rules.start(rules.options(options), Dice(bytes(32)), False)
+    deal = next(e for e in events if e["type"] == "roll" and "shuffled" in e)
+    text = words.roll(deal)
+    assert "the first four to Blue" in text, text
+    assert "seat 0" not in text
