@@ -213,8 +213,16 @@ def creature_rows(view: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]
         for key, value in info.items():
             if key != "name" and not isinstance(value, dict | list) and key not in columns:
                 columns.append(key)
-    rows = [{"kind": kind, "name": info.get("name", kind), **info} for kind, info in legend.items()]
+    rows = [
+        {"kind": kind, "name": info.get("name", kind), **{k: as_written(k, v) for k, v in info.items()}}
+        for kind, info in legend.items()
+    ]
     return columns, rows
+
+
+def as_written(key: str, value: Any) -> Any:
+    """A legend value as players write it: a die's sides as "d8", not "8"."""
+    return f"d{value}" if key.endswith("_die") and isinstance(value, int) else value
 
 
 @dataclass

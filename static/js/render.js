@@ -12,7 +12,7 @@ import { describeEntry } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { emblemOf, monograms } from "./renderers/board-draw.js";
 import {
-  actionLabel, chanceWords, classifyActions, countsActions, humanise, oddsOutcomes, ownedName, pieceName, seatLabel, targetsOf,
+  actionLabel, asWritten, chanceWords, classifyActions, countsActions, humanise, oddsOutcomes, ownedName, pieceName, seatLabel, targetsOf,
 } from "./state.js";
 
 export const RENDER_MEASURE = "dejarik-render";
@@ -249,19 +249,35 @@ export function createRenderer(root, store) {
     return block;
   }
 
-  // A panel over the board beside the space `destination`, inside the board's box.
+  // A panel over the board beside the space `destination` and the selected piece: to the
+  // side when it fits inside the board's box without covering either, else above or below
+  // them (a phone's board is too narrow for a panel beside a piece).
   function placeBeside(panel, destination) {
     const space = parts.board.querySelector(`[data-space="${destination}"]`);
     const area = panel.offsetParent;
     if (!space || !area) return;
-    const box = space.getBoundingClientRect(), frame = area.getBoundingClientRect();
+    const frame = area.getBoundingClientRect();
     const board = (parts.board.querySelector("svg.board") || parts.board).getBoundingClientRect();
+    const piece = store.selected && parts.board.querySelector(`[data-piece="${CSS.escape(String(store.selected))}"]`);
+    const box = [space, piece].filter(Boolean).map((node) => node.getBoundingClientRect()).reduce((a, b) => ({
+      left: Math.min(a.left, b.left), right: Math.max(a.right, b.right),
+      top: Math.min(a.top, b.top), bottom: Math.max(a.bottom, b.bottom),
+    }));
     const width = panel.offsetWidth, height = panel.offsetHeight, gap = 8;
-    const onLeft = box.left + box.width / 2 < board.left + board.width / 2;
-    let left = onLeft ? box.right + gap : box.left - width - gap;
-    left = Math.min(Math.max(left, board.left), board.right - width);
-    let top = box.top + box.height / 2 - height / 2;
-    top = Math.min(Math.max(top, board.top), Math.max(board.top, board.bottom - height));
+    const clamp = (value, low, high) => Math.min(Math.max(value, low), Math.max(low, high));
+    const onLeft = (box.left + box.right) / 2 < board.left + board.width / 2;
+    const side = onLeft ? box.right + gap : box.left - width - gap;
+    let left, top;
+    if (side >= board.left && side + width <= board.right) {
+      left = side;
+      top = clamp((box.top + box.bottom) / 2 - height / 2, board.top, board.bottom - height);
+    } else {
+      const above = (box.top + box.bottom) / 2 > board.top + board.height / 2;
+      left = clamp((box.left + box.right) / 2 - width / 2, board.left, board.right - width);
+      // Past the board's edge if need be (a phone's board is shorter than two panels),
+      // never past the window's.
+      top = clamp(above ? box.top - height - gap : box.bottom + gap, 0, window.innerHeight - height);
+    }
     panel.style.left = `${Math.round(left - frame.left)}px`;
     panel.style.top = `${Math.round(top - frame.top)}px`;
   }
@@ -348,7 +364,7 @@ export function createRenderer(root, store) {
       row.appendChild(name);
       for (const column of columns) {
         const td = document.createElement("td");
-        td.textContent = legend[kind][column] ?? "";
+        td.textContent = asWritten(column, legend[kind][column] ?? "");
         if (typeof legend[kind][column] === "string" && legend[kind][column].length > 12) td.className = "words";
         row.appendChild(td);
       }

@@ -76,6 +76,11 @@ export function humanise(word) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// A legend value as players write it: a die's sides as "d8", not "8".
+export function asWritten(key, value) {
+  return key.endsWith("_die") && typeof value === "number" ? `d${value}` : value;
+}
+
 export function seatName(view, seat) {
   if (seat === null || seat === undefined) return "Nobody";
   const names = (view.state && view.state.seat_names) || [];

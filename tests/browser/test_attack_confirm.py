@@ -44,9 +44,11 @@ def kelly_at_an_attack(server) -> tuple[str, dict[str, str], dict[str, Any]]:
 
 
 def open_as(
-    new_context, server, player, match_id: str, viewport: dict[str, int], touch: bool = False
+    new_context, server, player, match_id: str, viewport: dict[str, int], touch: bool = False, **options: Any
 ) -> Page:
-    context = signed_in(new_context(viewport=viewport, has_touch=touch, is_mobile=touch), server, player)
+    context = signed_in(
+        new_context(viewport=viewport, has_touch=touch, is_mobile=touch, **options), server, player
+    )
     context.add_init_script(RECORD_SENT)
     page = context.new_page()
     page.js_errors = []  # type: ignore[attr-defined]
@@ -66,6 +68,14 @@ def tap_centre(page: Page, selector: str, touch: bool = True) -> None:
         page.touchscreen.tap(x, y)
     else:
         page.mouse.click(x, y)
+
+
+def covers(page: Page, panel: str, selector: str) -> bool:
+    """Whether ``panel`` lies over the centre of what ``selector`` finds."""
+    box, under = page.locator(panel).bounding_box(), page.locator(selector).bounding_box()
+    assert box and under, (panel, selector)
+    x, y = under["x"] + under["width"] / 2, under["y"] + under["height"] / 2
+    return box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"]
 
 
 def test_a_tap_on_a_target_shows_the_odds_and_sends_nothing_until_attack(web_server, new_context, artifacts):
@@ -129,6 +139,9 @@ def test_the_board_the_odds_and_the_turn_fit_the_window(web_server, new_context,
         assert page.evaluate("scrollY") == 0, label
         for part in ("svg.board", "#attack-confirm", "#turn"):
             assert inside_window(page, part), f"{part} is not wholly on screen at {label}"
+        # The odds leave both the attacker and its target in sight.
+        for piece in (f"[data-piece='{action['piece']}']", f"[data-space='{target_space}'] .cell"):
+            assert not covers(page, "#attack-confirm", piece), f"the odds cover {piece} at {label}"
         # Every space of the board is on screen, the home row included.
         spaces = page.locator("[data-space] .cell")
         for i in range(spaces.count()):
@@ -157,3 +170,52 @@ def test_a_death_push_reads_as_a_kill_in_the_odds(web_server, new_context):
     kill = shown[0]
     assert kill["probability"] == 0.75 and kill["exact"] == "3/4"
     assert kill["text"].startswith("Kill: Ng'ok is destroyed")
+
+
+def test_on_a_phone_the_odds_never_hide_the_attacker_or_its_target(web_server, new_context):
+    """Wherever the fight is on the board, the confirm step sits clear of both pieces."""
+    checked: set[tuple[str, str]] = set()
+    for _ in range(3):  # matches, until a dozen fights were looked at
+        if len(checked) < 12:
+            check_every_attack(web_server, new_context, checked)
+    assert len(checked) >= 12, checked
+
+
+def check_every_attack(server, new_context, checked: set[tuple[str, str]]) -> None:
+    """A kelly match played over REST; before each action, the confirm step of every
+    attack open to the player to act is shown on their phone and checked. (Tapping is
+    tested above: here the page's store is given the selection and the pending attack,
+    as its input layer would.)"""
+    blue, red = new_player(server, "Leia"), new_player(server, "Chewie")
+    match_id = new_match(server, blue)
+    join_match(server, red, match_id)
+    players = [blue, red]
+    pages: dict[int, Page] = {}  # each seat's phone, opened on its first turn
+    for _ in range(200):
+        match = rest_view(server, match_id)
+        if not match["to_act"]:
+            break
+        seat = match["to_act"][0]
+        mine = rest_view(server, match_id, players[seat])
+        if seat not in pages:
+            pages[seat] = open_as(
+                new_context, server, players[seat], match_id, PHONE, touch=True, reduced_motion="reduce"
+            )
+        page = pages[seat]
+        wait_for_version(page, mine["version"])
+        for action in [a for a in mine["legal_actions"] if a["type"] == "attack"]:
+            target_space = destination(mine, action)
+            page.evaluate(
+                "([action, destination]) => window.__dejarik.store.update("
+                "{ selected: action.piece, attack: { destination, action } })",
+                [action, target_space],
+            )
+            expect(page.locator("#attack-confirm")).to_be_visible()
+            for part in (f"[data-piece='{action['piece']}']", f"[data-space='{target_space}'] .cell"):
+                assert not covers(page, "#attack-confirm", part), f"the odds cover {part}: {action}"
+            assert inside_window(page, "#attack-confirm"), action
+            page.evaluate("window.__dejarik.store.update({ selected: null, attack: null })")
+            checked.add((action["piece"], target_space))
+        rest_act(server, match_id, players[seat], aggressive_choice(mine), mine["version"])
+    for page in pages.values():
+        page.context.close()

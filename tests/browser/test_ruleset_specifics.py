@@ -221,6 +221,8 @@ def test_kelly_d20_centre_hold_counter(web_server, new_context, artifacts):
     match_id, players = create(web_server, "kelly-d20")
     page = open_page(web_server, new_context, players[0], match_id)
     expect(page.locator(".fact[data-fact='centre-hold']")).to_contain_text("0/3")
+    # The creatures' own dice read as players say them: the Molator attacks with 8 + d4.
+    expect(page.locator("#legend tr[data-kind='molator'] td")).to_have_text(["8", "2", "2", "d4", "d10"])
 
     def into_the_core(match, actions):
         on_core = {p["id"] for p in match["state"]["pieces"] if p["at"] == "C"}

@@ -32,6 +32,11 @@ def test_every_ruleset_fits_every_screen(ruleset, web_server, new_context, artif
         label = f"{ruleset} at {width}x{height}"
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"too wide: {label}"
         assert inside_window(page, "#turn"), f"turn banner off screen: {label}"
+        # Who you play and the connection stay at the right edge, even under a long turn line.
+        long_turn = "You choose where Red Mantellian Savrip is pushed."
+        page.evaluate("text => { document.getElementById('turn').textContent = text; }", long_turn)
+        side, bar = page.locator(".status-side").bounding_box(), page.locator(".status-bar").bounding_box()
+        assert side and bar and abs(side["x"] + side["width"] - bar["x"] - bar["width"]) < 2, label
         if page.locator("svg.board").count():
             assert inside_window(page, "svg.board"), f"board not wholly on screen: {label}"
         context.close()

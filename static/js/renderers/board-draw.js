@@ -4,7 +4,7 @@
 // Both import from here; this imports neither.
 
 import { figureUse, hasArt } from "../art.js";
-import { humanise } from "../state.js";
+import { asWritten, humanise } from "../state.js";
 
 export const SVG = "http://www.w3.org/2000/svg";
 const CORE_R = 20, INNER_R = 60, OUTER_R = 98;
@@ -134,7 +134,7 @@ export function describePiece(view, piece, legend) {
   const skip = new Set(["id", "kind", "owner", "at", "name", "moves", "status"]);
   const numbers = Object.entries({ ...info, ...piece })
     .filter(([k, v]) => !skip.has(k) && (typeof v === "number" || (typeof v === "string" && v.length < 6)))
-    .map(([k, v]) => `${humanise(k).toLowerCase()} ${k.endsWith("_die") && typeof v === "number" ? `d${v}` : v}`);
+    .map(([k, v]) => `${humanise(k).toLowerCase()} ${asWritten(k, v)}`);
   const flags = Object.entries(piece).filter(([k, v]) => v === true && k !== "id").map(([k]) => humanise(k).toLowerCase());
   const where = piece.at ? ` on ${piece.at}` : "";
   return `${seatWord(state, piece.owner)} ${name}${where}${numbers.length ? ` (${numbers.join(", ")})` : ""}${flags.length ? `, ${flags.join(", ")}` : ""}`;
