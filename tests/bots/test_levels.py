@@ -242,14 +242,15 @@ def test_kelly_the_side_to_move_counts_an_attack_a_move_away():
 
 
 def test_kelly_d20_a_hold_of_two_turns_is_broken_or_lost():
-    """kelly-d20: Red's Klor'slug has held the core for two of Red's turns. Unless Blue
-    declares an attack on a Red piece this turn, Red wins as its next turn ends. Blue's
-    last piece, a Houjix beside the core, risks the game on a counter-kill if it
-    attacks: with no hold, no level attacks; with the hold at two, every level does.
-    (While a lost game weighed a thousand evaluations, neither did: docs/bots.md.)"""
-    pieces = {"houjix": (0, "B1"), "klorslug": (1, board.CORE), "savrip": (1, "B6")}
+    """kelly-d20: Red's Mantellian Savrip has held the core for two of Red's turns. Unless
+    Blue declares an attack on a Red piece this turn, Red wins as its next turn ends.
+    Blue's last piece, a Houjix beside the core, can only attack the Savrip, at poor odds
+    (Attack 4 + d8 against Defense 6 + d6): with no hold, no level attacks; with the hold
+    at two, every level does. (While a lost game weighed a thousand evaluations, neither
+    did: docs/bots.md.)"""
+    pieces = {"houjix": (0, "B1"), "savrip": (1, board.CORE), "klorslug": (1, "B6")}
     ruleset, state = kelly_position(pieces, "kelly-d20", centre_hold=[0, 2], turn_number=7)
-    attack_on_hold = {"type": "attack", "piece": "houjix", "target": "klorslug"}
+    attack_on_hold = {"type": "attack", "piece": "houjix", "target": "savrip"}
     for level in ("club", "master"):
         bot = all_bots()[f"kelly-d20-{level}"]
         action = decide(bot, state, 0, seed=1, budget_s=BUDGET_S)
