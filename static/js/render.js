@@ -258,8 +258,11 @@ export function createRenderer(root, store) {
     if (!space || !area) return;
     const frame = area.getBoundingClientRect();
     const board = (parts.board.querySelector("svg.board") || parts.board).getBoundingClientRect();
+    // The pieces themselves, not their spaces' wedges: a wedge of ring A is far wider
+    // than the piece on it, and a panel beside the wedge covers its neighbours.
+    const target = parts.board.querySelector(`[data-piece][data-at="${destination}"]`) || space;
     const piece = store.selected && parts.board.querySelector(`[data-piece="${CSS.escape(String(store.selected))}"]`);
-    const box = [space, piece].filter(Boolean).map((node) => node.getBoundingClientRect()).reduce((a, b) => ({
+    const box = [target, piece].filter(Boolean).map((node) => node.getBoundingClientRect()).reduce((a, b) => ({
       left: Math.min(a.left, b.left), right: Math.max(a.right, b.right),
       top: Math.min(a.top, b.top), bottom: Math.max(a.bottom, b.bottom),
     }));
