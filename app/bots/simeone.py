@@ -91,4 +91,7 @@ def order(action: Action) -> float:
     return -1.0 if action["type"] == "attack" else 0.0
 
 
-FAMILY = Family(evaluate=evaluate, chance=chance, order=order)  # type: ignore[arg-type]
+FAMILY = Family(evaluate=evaluate, chance=chance, order=order, selective=(None, 2))  # type: ignore[arg-type]
+"""Past its own activation the master searches the opponent's two best answers (see
+:attr:`Family.selective`): at full width it rarely saw past the opponent's first
+decision in time, and played no better than the club (docs/bots.md)."""
