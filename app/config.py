@@ -31,10 +31,13 @@ class Settings(BaseSettings):
     host name each request came to, which suits a server reached by one name."""
     webauthn_origin: str | None = None
     """The origin pages are served from (``https://dejarik.example``). Unset: the request's."""
-    db_pool_size: int = 30
-    """PostgreSQL connections per process (and as many again on demand). A pool much
-    smaller than the number of actions in flight makes some wait far longer than
-    others: at 100 busy matches, 10 gave a p99 of 0.9 s, 50 gave 0.27 s."""
+    db_pool_size: int = 20
+    """PostgreSQL connections per process, in each of its two pools (the moves' asyncpg
+    pool and SQLAlchemy's): a process opens at most twice this many. N server processes
+    need 2 × N × this, plus one each for the broker, within PostgreSQL's
+    ``max_connections`` (100 by default); past it, requests fail with 503s under load.
+    A pool much smaller than the number of actions in flight makes some wait far longer
+    than others: at 100 busy matches, 10 gave a p99 of 0.9 s (docs/performance.md)."""
     bot_delay_ms: int = 700
     """How long a bot's move takes at least, so that it arrives at a human pace; 0 in
     tests and benchmarks (never more than a few seconds)."""

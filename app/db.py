@@ -37,7 +37,10 @@ def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
     # No pre-ping: it would cost a round trip on every checkout (every action). A
     # connection that the database dropped fails its statement, and SQLAlchemy then
     # invalidates the whole pool, so one request sees a restart of PostgreSQL.
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=3600, **codec)
+    # No overflow: a process opens at most ``pool_size`` connections here and as many in
+    # the store's own pool (services/store.py), so ``--workers`` stays countable against
+    # PostgreSQL's max_connections (docs: DB_POOL_SIZE).
+    return create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_recycle=3600, **codec)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
