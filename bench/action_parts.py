@@ -1,6 +1,7 @@
 """CPU time of one action on PostgreSQL, in-process: the whole ``MatchService.act``
-(read, guard, apply, one write) and the parts of its read, with no websocket and no
-fan-out. Where ``bench/load.py`` measures the server as players see it, this says
+(read, guard, apply, one write) and the parts of its read, and the rendering of the
+two seats' updates each action causes (the hub's frames), with no websocket. Where
+``bench/load.py`` measures the server as players see it, this says
 which part of an action's CPU is the database driver's and which is ours::
 
     .venv/bin/python bench/action_parts.py --actions 2000
@@ -22,12 +23,13 @@ from load import fresh_postgres  # bench/load.py, beside this script
 
 from app.db import make_engine, make_sessionmaker
 from app.migrate import upgrade
+from app.realtime.hub import Frames, Viewer
 from app.rules import get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES
 from app.services import views
 from app.services.matches import MatchService
 from app.services.players import create_player
-from app.services.store import RECORD_QUERY, PostgresStore, records_from, store_for
+from app.services.store import RECORD_QUERY, Committed, PostgresStore, records_from, store_for
 
 DATABASE = "dejarik_action_parts"
 
@@ -47,7 +49,12 @@ async def main(actions: int) -> None:
         await session.commit()
     store = store_for(engine)
     assert isinstance(store, PostgresStore)
-    service = MatchService(store)
+    committed: list[Committed] = []
+
+    async def keep(match_id: str, version: int, change: Committed | None = None) -> None:
+        committed.append(change)  # type: ignore[arg-type]  (the service always hands its change)
+
+    service = MatchService(store, keep)
     rng = random.Random(1)
 
     # Whole actions: random legal kelly actions, match after match.
@@ -66,6 +73,18 @@ async def main(actions: int) -> None:
             acted += 1
             match = await store.load(match.id)
     print(f"{'MatchService.act (read, decide, write)':<44} {1e6 * cpu / acted:6.0f} µs  ({acted} actions)")
+
+    # What the hub does with each of those actions: both seats' updates, rendered and encoded.
+    viewers = [Viewer(None, match.id, player) for player in players]  # type: ignore[arg-type]
+    start = time.process_time()
+    for change in committed[-actions:]:
+        frames = Frames(change.after, change.entries)
+        for viewer in viewers:
+            viewer.version = change.before
+            frames.update(viewer)
+    rendered = len(committed[-actions:])
+    label = "both seats' updates rendered (hub Frames)"
+    print(f"{label:<44} {1e6 * (time.process_time() - start) / rendered:6.0f} µs")
 
     # The parts of its read, on the last match.
     sql = str(RECORD_QUERY.compile(dialect=engine.dialect))
