@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     db_pool_size: int = 20
     """PostgreSQL connections per process, in each of its two pools (the moves' asyncpg
     pool and SQLAlchemy's): a process opens at most twice this many. N server processes
-    need 2 × N × this, plus one each for the broker, within PostgreSQL's
+    need 2 × N × this, plus two each for the PostgreSQL broker, within PostgreSQL's
     ``max_connections`` (100 by default); past it, requests fail with 503s under load.
     A pool much smaller than the number of actions in flight makes some wait far longer
     than others: at 100 busy matches, 10 gave a p99 of 0.9 s (docs/performance.md)."""

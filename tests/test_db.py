@@ -24,11 +24,12 @@ def postgres_url() -> Iterator[str]:
 async def test_two_server_processes_at_the_defaults_fit_postgresqls_connections(postgres_url):
     """A process opens at most ``DB_POOL_SIZE`` connections in each of its two pools
     (SQLAlchemy's and the moves' asyncpg pool): a request past them waits for one to
-    be given back. So two processes (``--workers 2``) at the default, with a broker
-    connection each, fit PostgreSQL's default 100 connections. Before, SQLAlchemy's pool
-    opened as many again on demand, and two busy processes failed requests with 503s."""
+    be given back. So two processes (``--workers 2``) at the default, with the two
+    connections of each one's PostgreSQL broker, fit PostgreSQL's default 100
+    connections. Before, SQLAlchemy's pool opened as many again on demand, and two busy
+    processes failed requests with 503s."""
     size = Settings().db_pool_size
-    assert 2 * (2 * size + 1) <= POSTGRES_MAX_CONNECTIONS
+    assert 2 * (2 * size + 2) <= POSTGRES_MAX_CONNECTIONS
 
     engine = make_engine(postgres_url, size)
     store_pool = await store_for(engine)._driver_pool()  # type: ignore[attr-defined]
