@@ -35,6 +35,8 @@ import orjson
 from load import cpu_seconds, free_port, fresh_postgres, percentile, process_tree  # bench/load.py
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.services.store import _json_codec, _nothing_to_reset  # the store's own pool set-up
+
 DATABASE = "dejarik_floor"
 PIECES = [{"id": f"p{i}", "kind": "k" * 12, "at": "A1", "owner": i % 2} for i in range(16)]
 STATE = json.dumps({"pieces": PIECES})
@@ -68,11 +70,6 @@ def bare_app(dsn: str) -> Any:
 
     rooms: dict[str, list[WebSocket]] = {}
     pool: Any = None
-
-    async def text_json(connection: Any) -> None:
-        await connection.set_type_codec(
-            "json", encoder=lambda t: t, decoder=orjson.loads, schema="pg_catalog"
-        )
 
     def update(version: int) -> str:
         return f'{{"type":"update","version":{version},"status":"active","body":"{UPDATE_PADDING}"}}'
@@ -117,7 +114,9 @@ def bare_app(dsn: str) -> Any:
             await receive()
             import asyncpg
 
-            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=10, init=text_json, reset=_nothing)
+            pool = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=10, init=_json_codec, reset=_nothing_to_reset
+            )
             await send({"type": "lifespan.startup.complete"})
             await receive()
             await pool.close()
@@ -126,10 +125,6 @@ def bare_app(dsn: str) -> Any:
             await play(WebSocket(scope, receive, send))
 
     return app
-
-
-async def _nothing(connection: Any) -> None:
-    """No reset query on release, as the project's store."""
 
 
 def serve(port: int, dsn: str) -> None:
