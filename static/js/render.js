@@ -249,9 +249,11 @@ export function createRenderer(root, store) {
     return block;
   }
 
-  // A panel over the board beside the space `destination` and the selected piece: to the
-  // side when it fits inside the board's box without covering either, else above or below
-  // them (a phone's board is too narrow for a panel beside a piece).
+  // A panel over the board beside the space `destination` and the selected piece, never
+  // over either: to the side when it fits inside the board's box, else above or below
+  // them (a phone's board is too narrow for a panel beside a piece). Of the places that
+  // fit, the one that hides the fewest other pieces (then the selected piece's words
+  // under the board) wins; on a tie, the first in that order.
   function placeBeside(panel, destination) {
     const space = parts.board.querySelector(`[data-space="${destination}"]`);
     const area = panel.offsetParent;
@@ -268,21 +270,44 @@ export function createRenderer(root, store) {
     }));
     const width = panel.offsetWidth, height = panel.offsetHeight, gap = 8;
     const clamp = (value, low, high) => Math.min(Math.max(value, low), Math.max(low, high));
-    const onLeft = (box.left + box.right) / 2 < board.left + board.width / 2;
-    const side = onLeft ? box.right + gap : box.left - width - gap;
-    let left, top;
-    if (side >= board.left && side + width <= board.right) {
-      left = side;
-      top = clamp((box.top + box.bottom) / 2 - height / 2, board.top, board.bottom - height);
-    } else {
-      const above = (box.top + box.bottom) / 2 > board.top + board.height / 2;
-      left = clamp((box.left + box.right) / 2 - width / 2, board.left, board.right - width);
+    const middle = { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
+    const onLeft = middle.x < board.left + board.width / 2;
+    const candidates = [];
+    // Beside: towards the board's middle first, then away; level with the fight, its top or its bottom.
+    for (const left of onLeft ? [box.right + gap, box.left - width - gap] : [box.left - width - gap, box.right + gap]) {
+      if (left < board.left || left + width > board.right) continue;
+      for (const top of [middle.y - height / 2, box.top, box.bottom - height]) {
+        candidates.push({ left, top: clamp(top, board.top, board.bottom - height) });
+      }
+    }
+    // Above or below: towards the board's middle first; centred on the fight, or to one side.
+    const above = middle.y > board.top + board.height / 2;
+    for (const up of [above, !above]) {
       // Past the board's edge if need be (a phone's board is shorter than two panels),
       // never past the window's.
-      top = clamp(above ? box.top - height - gap : box.bottom + gap, 0, window.innerHeight - height);
+      const top = up ? box.top - height - gap : box.bottom + gap;
+      if (top < 0 || top + height > window.innerHeight) continue;
+      for (const left of [middle.x - width / 2, box.left, box.right - width]) {
+        candidates.push({ left: clamp(left, board.left, board.right - width), top });
+      }
     }
-    panel.style.left = `${Math.round(left - frame.left)}px`;
-    panel.style.top = `${Math.round(top - frame.top)}px`;
+    if (!candidates.length) {  // no room clear of the fight: below it, within the window
+      candidates.push({
+        left: clamp(middle.x - width / 2, board.left, board.right - width),
+        top: clamp(box.bottom + gap, 0, window.innerHeight - height),
+      });
+    }
+    const others = [...parts.board.querySelectorAll("[data-piece][data-at]")]
+      .filter((node) => node !== target && node !== piece)
+      .map((node) => node.getBoundingClientRect());
+    const words = parts.board.querySelector(".piece-info");
+    const wordsBox = words && words.getBoundingClientRect();
+    const overlaps = (spot, r) => r.width > 0 && spot.left < r.right && r.left < spot.left + width
+      && spot.top < r.bottom && r.top < spot.top + height;
+    const hidden = (spot) => 2 * others.filter((r) => overlaps(spot, r)).length + (wordsBox && overlaps(spot, wordsBox) ? 1 : 0);
+    const best = candidates.reduce((a, b) => (hidden(b) < hidden(a) ? b : a));
+    panel.style.left = `${Math.round(best.left - frame.left)}px`;
+    panel.style.top = `${Math.round(best.top - frame.top)}px`;
   }
 
   // Hover preview (pointer devices): the odds of the target under the pointer.

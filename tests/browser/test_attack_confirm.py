@@ -142,6 +142,10 @@ def test_the_board_the_odds_and_the_turn_fit_the_window(web_server, new_context,
         # The odds leave both the attacker and its target in sight.
         for piece in (f"[data-piece='{action['piece']}']", f"[data-space='{target_space}'] .cell"):
             assert not covers(page, "#attack-confirm", piece), f"the odds cover {piece} at {label}"
+        if not phone:  # a laptop's board has room beside the fight: no other piece is hidden
+            for other in page.locator("[data-piece][data-at]").all():
+                piece = f"[data-piece='{other.get_attribute('data-piece')}']"
+                assert not covers(page, "#attack-confirm", piece), f"the odds cover {piece} at {label}"
         # Every space of the board is on screen, the home row included.
         spaces = page.locator("[data-space] .cell")
         for i in range(spaces.count()):
