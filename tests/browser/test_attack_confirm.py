@@ -78,6 +78,40 @@ def covers(page: Page, panel: str, selector: str) -> bool:
     return box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"]
 
 
+def room_for_the_odds(page: Page, fight: list[str], others: list[str]) -> bool:
+    """Whether the board's box holds a spot for the confirm step (a pixel larger, to be
+    safe) 8 px clear of the box around the ``fight`` pieces that hides the centre of none
+    of ``others``: spots on a 16 px grid from the board's corner."""
+    board, panel = page.locator("svg.board").bounding_box(), page.locator("#attack-confirm").bounding_box()
+    assert board and panel
+    width, height = panel["width"] + 1, panel["height"] + 1
+    boxes = [box for selector in fight if (box := page.locator(selector).first.bounding_box())]
+    fight_left, fight_top = min(b["x"] for b in boxes), min(b["y"] for b in boxes)
+    fight_right = max(b["x"] + b["width"] for b in boxes)
+    fight_bottom = max(b["y"] + b["height"] for b in boxes)
+    centres = []
+    for selector in others:
+        box = page.locator(selector).bounding_box()
+        assert box, selector
+        centres.append((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+    left = board["x"]
+    while left + width <= board["x"] + board["width"]:
+        top = board["y"]
+        while top + height <= board["y"] + board["height"]:
+            clear = (
+                left >= fight_right + 8
+                or fight_left - 8 >= left + width
+                or top >= fight_bottom + 8
+                or fight_top - 8 >= top + height
+            )
+            hides = any(left <= x <= left + width and top <= y <= top + height for x, y in centres)
+            if clear and not hides:
+                return True
+            top += 16
+        left += 16
+    return False
+
+
 def test_a_tap_on_a_target_shows_the_odds_and_sends_nothing_until_attack(web_server, new_context, artifacts):
     match_id, attacker, action = kelly_at_an_attack(web_server)
     page = open_as(new_context, web_server, attacker, match_id, PHONE, touch=True)
@@ -142,9 +176,15 @@ def test_the_board_the_odds_and_the_turn_fit_the_window(web_server, new_context,
         # The odds leave both the attacker and its target in sight.
         for piece in (f"[data-piece='{action['piece']}']", f"[data-space='{target_space}'] .cell"):
             assert not covers(page, "#attack-confirm", piece), f"the odds cover {piece} at {label}"
-        if not phone:  # a laptop's board has room beside the fight: no other piece is hidden
-            for other in page.locator("[data-piece][data-at]").all():
-                piece = f"[data-piece='{other.get_attribute('data-piece')}']"
+        # Where the board has room clear of the fight, the odds hide no other piece either.
+        fight = [f"[data-piece='{action['piece']}']", f"[data-piece][data-at='{target_space}']"]
+        others = [
+            f"[data-piece='{p.get_attribute('data-piece')}']"
+            for p in page.locator("[data-piece][data-at]").all()
+            if p.get_attribute("data-piece") != action["piece"] and p.get_attribute("data-at") != target_space
+        ]
+        if room_for_the_odds(page, fight, others):
+            for piece in others:
                 assert not covers(page, "#attack-confirm", piece), f"the odds cover {piece} at {label}"
         # Every space of the board is on screen, the home row included.
         spaces = page.locator("[data-space] .cell")
