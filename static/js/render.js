@@ -8,6 +8,7 @@ import { figureIcon, hasArt } from "./art.js";
 import { showRolls } from "./dice.js";
 import { gmButtonLabel } from "./gm-words.js";
 import { createMotion } from "./motion.js";
+import { bestSpot } from "./placement.js";
 import { describeEntry } from "./log.js";
 import { rendererFor } from "./renderers.js";
 import { emblemOf, monograms } from "./renderers/board-draw.js";
@@ -250,12 +251,7 @@ export function createRenderer(root, store) {
   }
 
   // A panel over the board beside the space `destination` and the selected piece, never
-  // over either. Every spot clear of them, inside the board's width and the window, is
-  // weighed: the fewest other pieces hidden first (their centres, then their edges), then
-  // staying on the board (a phone's board is too narrow for a panel beside a piece, so
-  // the panel may go past its edge) and off the selected piece's words under it, then
-  // the nearest to the fight.
-  const PLACE_STEP = 8;
+  // over either, and over as little else as the room allows (`bestSpot`).
   function placeBeside(panel, destination) {
     const space = parts.board.querySelector(`[data-space="${destination}"]`);
     const area = panel.offsetParent;
@@ -266,58 +262,20 @@ export function createRenderer(root, store) {
     // than the piece on it, and a panel beside the wedge covers its neighbours.
     const target = parts.board.querySelector(`[data-piece][data-at="${destination}"]`) || space;
     const piece = store.selected && parts.board.querySelector(`[data-piece="${CSS.escape(String(store.selected))}"]`);
-    const gap = 8;
     const fight = [target, piece].filter(Boolean).map((node) => node.getBoundingClientRect()).reduce((a, b) => ({
       left: Math.min(a.left, b.left), right: Math.max(a.right, b.right),
       top: Math.min(a.top, b.top), bottom: Math.max(a.bottom, b.bottom),
     }));
-    const width = panel.offsetWidth, height = panel.offsetHeight;
     const others = [...parts.board.querySelectorAll("[data-piece][data-at]")]
       .filter((node) => node !== target && node !== piece)
       .map((node) => node.getBoundingClientRect());
     const words = parts.board.querySelector(".piece-info");
-    const wordsBox = words && words.getBoundingClientRect();
-    const overlaps = (spot, r, margin = 0) => spot.left < r.right + margin && r.left - margin < spot.left + width
-      && spot.top < r.bottom + margin && r.top - margin < spot.top + height;
-    const hides = (spot, r) => {
-      const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
-      return spot.left <= x && x <= spot.left + width && spot.top <= y && y <= spot.top + height;
-    };
-    const middle = { x: (fight.left + fight.right) / 2, y: (fight.top + fight.bottom) / 2 };
-    const cost = (spot) => [
-      others.filter((r) => hides(spot, r)).length,
-      others.filter((r) => overlaps(spot, r)).length,
-      (spot.top < board.top || spot.top + height > board.bottom ? 1 : 0)
-        + (wordsBox && wordsBox.width > 0 && overlaps(spot, wordsBox) ? 1 : 0),
-      Math.hypot(spot.left + width / 2 - middle.x, spot.top + height / 2 - middle.y),
-    ];
-    const better = (a, b) => {
-      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
-      return false;
-    };
-    // A grid anchored on the board's corner, so a spot on it is where the eye expects.
-    const steps = (anchor, low, high) => {
-      const out = [];
-      for (let k = Math.ceil((low - anchor) / PLACE_STEP); anchor + k * PLACE_STEP <= high; k++) out.push(anchor + k * PLACE_STEP);
-      return out.length ? out : [low];
-    };
-    let best = null, bestCost = null;
-    for (const top of steps(board.top, 0, window.innerHeight - height)) {
-      for (const left of steps(board.left, board.left, board.right - width)) {
-        const spot = { left, top };
-        if (overlaps(spot, fight, gap)) continue;
-        const c = cost(spot);
-        if (!best || better(c, bestCost)) [best, bestCost] = [spot, c];
-      }
-    }
-    if (!best) {  // no room clear of the fight: below it, within the window
-      best = {
-        left: Math.min(Math.max(middle.x - width / 2, board.left), Math.max(board.left, board.right - width)),
-        top: Math.min(Math.max(fight.bottom + gap, 0), Math.max(0, window.innerHeight - height)),
-      };
-    }
-    panel.style.left = `${Math.round(best.left - frame.left)}px`;
-    panel.style.top = `${Math.round(best.top - frame.top)}px`;
+    const spot = bestSpot({
+      board, fight, others, words: words && words.getBoundingClientRect(),
+      size: { width: panel.offsetWidth, height: panel.offsetHeight }, windowHeight: window.innerHeight,
+    });
+    panel.style.left = `${Math.round(spot.left - frame.left)}px`;
+    panel.style.top = `${Math.round(spot.top - frame.top)}px`;
   }
 
   // Hover preview (pointer devices): the odds of the target under the pointer.

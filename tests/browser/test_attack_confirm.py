@@ -263,3 +263,55 @@ def check_every_attack(server, new_context, checked: set[tuple[str, str]]) -> No
         rest_act(server, match_id, players[seat], aggressive_choice(mine), mine["version"])
     for page in pages.values():
         page.context.close()
+
+
+def test_the_odds_go_where_they_hide_no_piece_even_far_from_the_fight(web_server, new_context):
+    """A fixed scene: a 600 px board, the fight on its right edge, and pieces on every
+    spot beside it. The panel goes to the free room on the left, never over the fight;
+    with no free room at all, it hides as few pieces as it can."""
+    page = new_context().new_page()
+    page.goto(f"{web_server.url}/")
+    spots = page.evaluate(
+        """async () => {
+            const { bestSpot } = await import('/static/js/placement.js');
+            const rect = (left, top, side = 40) =>
+              ({ left, top, right: left + side, bottom: top + side, width: side });
+            const board = { left: 0, top: 0, right: 600, bottom: 600, width: 600, height: 600 };
+            const fight = rect(520, 280);
+            const size = { width: 200, height: 150 };
+            // Pieces in a column beside the fight and above and below it.
+            const beside = [0, 100, 200, 300, 400, 500].flatMap((top) => [rect(300, top), rect(430, top)]);
+            const free = bestSpot({ board, fight, others: beside, size, windowHeight: 800 });
+            // Pieces on every 100 px of the board: nowhere is free.
+            const crowd = [];
+            for (let x = 20; x < 600; x += 100) for (let y = 20; y < 600; y += 100) crowd.push(rect(x, y));
+            const crowded = bestSpot({ board, fight, others: crowd, size, windowHeight: 600 });
+            const hidden = (spot, others) => others.filter((r) => {
+              const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+              return spot.left <= x && x <= spot.left + size.width
+                && spot.top <= y && y <= spot.top + size.height;
+            }).length;
+            // The fewest any spot clear of the fight can hide, trying every whole pixel.
+            let fewest = Infinity;
+            for (let left = 0; left <= 400; left++) for (let top = 0; top <= 450; top++) {
+              const clear = left + 200 <= fight.left - 8 || left >= fight.right + 8
+                || top + 150 <= fight.top - 8 || top >= fight.bottom + 8;
+              if (clear) fewest = Math.min(fewest, hidden({ left, top }, crowd));
+            }
+            const crowdedHides = hidden(crowded, crowd);
+            return { free, freeHides: hidden(free, beside), crowded, crowdedHides, fewest, fight };
+        }"""
+    )
+    free, fight = spots["free"], spots["fight"]
+    assert spots["freeHides"] == 0, spots
+    assert free["left"] + 200 <= 300, "the free room is left of the column of pieces"
+    assert free["top"] >= 0 and free["top"] + 150 <= 600, "on the board"
+    crowded = spots["crowded"]
+    # A 200 by 150 panel holds the centres of two pieces of a 100 px grid wherever it
+    # goes: it hides no more than that, and stays clear of the fight.
+    assert spots["crowdedHides"] == spots["fewest"] == 2, spots
+    assert (
+        crowded["left"] + 200 <= fight["left"] - 8
+        or crowded["top"] + 150 <= fight["top"] - 8
+        or (crowded["top"] >= fight["bottom"] + 8)
+    ), spots
