@@ -19,7 +19,8 @@ from typing import Any
 
 from search_depth import positions  # bench/, beside this script
 
-from app.bots import all_bots, decide, seat_knowledge
+from app.bots import FAMILIES, all_bots, decide, seat_knowledge
+from app.bots.search import Game
 from app.rules import get_ruleset
 
 
@@ -46,10 +47,12 @@ def main() -> None:
     args = parser.parse_args()
     ruleset = get_ruleset(args.ruleset)
     rng = random.Random(1)
+    # Only real choices: with one game action, both levels play it (see `decide`).
+    judge = Game(ruleset, FAMILIES[args.ruleset], 0, rng)
     found = [
         (state, seat)
         for state, seat in positions(args.ruleset, args.games)
-        if len(ruleset.legal_actions(state, seat)) > 2  # a choice beyond resigning or one action
+        if len(judge.playable(ruleset.legal_actions(state, seat))) > 1
     ]
     jobs = [(args.ruleset, s, seat, rng.getrandbits(32), args.budget) for s, seat in found[: args.positions]]
     with Pool(args.workers) as pool:

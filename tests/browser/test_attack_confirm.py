@@ -266,9 +266,10 @@ def check_every_attack(server, new_context, checked: set[tuple[str, str]]) -> No
 
 
 def test_the_odds_go_where_they_hide_no_piece_even_far_from_the_fight(web_server, new_context):
-    """A fixed scene: a 600 px board, the fight on its right edge, and pieces on every
-    spot beside it. The panel goes to the free room on the left, never over the fight;
-    with no free room at all, it hides as few pieces as it can."""
+    """A fixed scene: a 600 px board, the fight on its right edge, and two columns of
+    pieces from top to bottom between it and the board's left half. The panel goes to
+    the free room on the left, far from the fight; with no free room at all, it hides
+    as few pieces as it can, and never the fight."""
     page = new_context().new_page()
     page.goto(f"{web_server.url}/")
     spots = page.evaluate(
@@ -279,7 +280,7 @@ def test_the_odds_go_where_they_hide_no_piece_even_far_from_the_fight(web_server
             const board = { left: 0, top: 0, right: 600, bottom: 600, width: 600, height: 600 };
             const fight = rect(520, 280);
             const size = { width: 200, height: 150 };
-            // Pieces in a column beside the fight and above and below it.
+            // Two columns of pieces, top to bottom, between the fight and the left half.
             const beside = [0, 100, 200, 300, 400, 500].flatMap((top) => [rect(300, top), rect(430, top)]);
             const free = bestSpot({ board, fight, others: beside, size, windowHeight: 800 });
             // Pieces on every 100 px of the board: nowhere is free.
