@@ -38,6 +38,19 @@ export function createMotion(holder) {
     ghosts.push(g);
   });
 
+  // A piece on its way is watched, not clicked: while it slides, lunges or is shoved, a
+  // click where it passes reaches the space beneath, the one the player aimed at.
+  const inFlight = new WeakMap();  // piece -> its animations still running
+  function animatePiece(g, frames, options) {
+    inFlight.set(g, (inFlight.get(g) || 0) + 1);
+    g.style.pointerEvents = "none";
+    const landed = () => {
+      inFlight.set(g, inFlight.get(g) - 1);
+      if (!inFlight.get(g)) g.style.pointerEvents = "";
+    };
+    g.animate(frames, options).finished.then(landed, landed);
+  }
+
   const board = () => holder.querySelector("svg.board[data-bottom-seat]");
   const at = (space, seat) => {
     const [x, y] = spaceCentre(space, seat);
@@ -80,14 +93,14 @@ export function createMotion(holder) {
         const path = (event.path || [event.to]).filter((s, i) => isSpace(s) && !(i === 0 && s === event.from));
         const frames = [event.from, ...path].map((s) => ({ transform: at(s, seat) }));
         frames[frames.length - 1] = { transform: g.style.transform };
-        g.animate(frames, { id: "slide", duration: STEP_MS * (frames.length - 1), easing: "ease-in-out" });
+        animatePiece(g, frames, { id: "slide", duration: STEP_MS * (frames.length - 1), easing: "ease-in-out" });
       } else if (event.type === "attack" && g && before.has(event.piece) && before.has(event.target)) {
         const from = before.get(event.piece), target = before.get(event.target);
-        g.animate([
+        animatePiece(g, [
           { transform: at(from, seat) }, { transform: between(from, target, seat, 0.42), offset: 0.45 }, { transform: at(from, seat) },
         ], { id: "lunge", duration: LUNGE_MS, easing: "ease-out" });
       } else if (event.type === "push" && g && isSpace(event.from) && isSpace(event.to)) {
-        g.animate([{ transform: at(event.from, seat) }, { transform: g.style.transform }], {
+        animatePiece(g, [{ transform: at(event.from, seat) }, { transform: g.style.transform }], {
           id: "shove", duration: SHOVE_MS, delay: rolled ? AFTER_DICE_MS : 0, fill: "backwards", easing: "cubic-bezier(0.2, 1.5, 0.45, 1)",
         });
       }

@@ -142,3 +142,55 @@ def test_reduced_motion_animates_nothing(web_server, new_context):
     alive = [p for p in rest_view(web_server, match_id)["state"]["pieces"] if p["at"]]
     assert page.locator("[data-piece]").count() == len(alive)
     assert page.evaluate("getComputedStyle(document.querySelector('.holo-scan')).animationName") == "none"
+
+
+# Two frames into every slide, what a click at the sliding piece's centre would reach.
+RECORD_CLICKS_DURING_SLIDES = """
+window.__slideHits = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  const animation = animate.call(this, frames, options);
+  if (options && options.id === 'slide') {
+    const g = this;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      const r = g.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      window.__slideHits.push({
+        piece: g.getAttribute('data-piece'), sliding: animation.playState === 'running',
+        reachesPiece: Boolean(hit && hit.closest('[data-piece]') === g),
+        space: hit && hit.closest('[data-space]') ? hit.closest('[data-space]').dataset.space : null,
+      });
+    }));
+  }
+  return animation;
+};
+"""
+
+
+def test_a_click_where_a_piece_slides_past_reaches_the_space_beneath(web_server, new_context):
+    """A player may click a space while the opponent's piece slides across it: the click
+    lands on the space they aimed at, not on the passing piece. Once it has landed, the
+    piece takes clicks again."""
+    match_id, players = kelly_pair(web_server)
+    context = new_context(viewport={"width": 1280, "height": 900})
+    page = signed_in(context, web_server, players[0]).new_page()
+    page.add_init_script(RECORD_CLICKS_DURING_SLIDES)
+    page.goto(f"{web_server.url}/matches/{match_id}")
+    expect(page.locator("#connection")).to_have_text("Live")
+    move = next(e for e in play_until(web_server, match_id, players, page, "move") if e["type"] == "move")
+    page.wait_for_function("piece => window.__slideHits.some(h => h.piece === piece)", arg=move["piece"])
+    hit = [h for h in page.evaluate("window.__slideHits") if h["piece"] == move["piece"]][-1]
+    assert hit["sliding"], hit
+    assert not hit["reachesPiece"], f"a click on the sliding piece would hit it, not the space: {hit}"
+    assert hit["space"], hit
+    still = "piece => !document.querySelector(`[data-piece='${piece}']`).getAnimations().length"
+    page.wait_for_function(still, arg=move["piece"])
+    landed = page.evaluate(
+        """piece => {
+            const r = document.querySelector(`[data-piece="${piece}"]`).getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return Boolean(hit && hit.closest(`[data-piece="${piece}"]`));
+        }""",
+        move["piece"],
+    )
+    assert landed, "the piece takes clicks again once it has landed"
