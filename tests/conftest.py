@@ -1,8 +1,19 @@
-"""Shared fixtures: a real server (uvicorn, real sockets) on SQLite and on PostgreSQL.
+"""Shared fixtures: a real server (uvicorn, real sockets) on a real database.
+
+Which database a test runs on (``tests/README.md`` says why):
+
+- ``database_url`` is SQLite by default: most tests check input, words, pages, clocks or
+  rules, which are the same on every database.
+- A test or module marked ``both_databases`` runs on SQLite and on PostgreSQL: the store
+  contract, two servers and the broker, outages, restarts, notifications, timestamps,
+  migrations. Schemathesis and the PostgreSQL-only tests pick their databases themselves.
 
 PostgreSQL comes from ``TEST_POSTGRES_URL`` (default: the local server, trust auth).
 When it cannot be reached the PostgreSQL half is skipped, except under ``CI=true``,
 where a missing PostgreSQL is a failure.
+
+Under pytest-xdist every worker is a process of its own, with its own servers, SQLite
+files and PostgreSQL databases (each named afresh).
 """
 
 from __future__ import annotations
@@ -68,7 +79,18 @@ def postgres_database() -> Iterator[str]:
     run_apart(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+DATABASES = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Give ``database_url`` its databases: SQLite, or both for ``both_databases``."""
+    if "database_url" in metafunc.fixturenames:
+        both = metafunc.definition.get_closest_marker("both_databases") is not None
+        kinds = DATABASES if both else DATABASES[:1]
+        metafunc.parametrize("database_url", kinds, indirect=True, scope="session")
+
+
+@pytest.fixture(scope="session")
 def database_url(request, tmp_path_factory) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'dejarik.db'}"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from app.api.deps import CurrentPlayer, ServiceDep, SessionDep
+from app.api.deps import CurrentPlayer, MatchId, ServiceDep, SessionDep
 from app.api.errors import error_responses
 from app.api.matches import SeatNumber
 from app.api.schemas import MatchView
@@ -28,10 +28,27 @@ class BotOut(BaseModel):
 BotId = Literal[tuple(all_bots())]  # type: ignore[valid-type]
 
 
+def bot_ids_by_ruleset() -> dict[str, Any]:
+    """The JSON Schema of a bot id, one choice per ruleset: the ids of the bots that play it."""
+    ids: dict[str, list[str]] = {}
+    for bot in all_bots().values():
+        ids.setdefault(bot.ruleset, []).append(bot.id)
+    return {
+        "type": "string",
+        "oneOf": [
+            {"title": f"Bots for {ruleset} matches", "enum": ruleset_ids}
+            for ruleset, ruleset_ids in ids.items()
+        ],
+    }
+
+
 class SeatBot(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: SeatNumber = Field(description="An open seat, or the NPC seat of a GM-run match.")
-    bot: BotId = Field(description="A bot id from GET /api/v1/bots (one that plays the match's ruleset).")
+    bot: Annotated[BotId, WithJsonSchema(bot_ids_by_ruleset())] = Field(
+        description="A bot id from GET /api/v1/bots, of a bot that plays the match's ruleset (the "
+        "choice titled with it); another ruleset's bot is refused (422, shared/API.md)."
+    )
 
 
 @router.get("/bots", response_model=list[BotOut])
@@ -47,7 +64,7 @@ async def list_bots() -> list[dict[str, Any]]:
     responses=error_responses(401, 403, 404, 409, 422),
 )
 async def add_bot(
-    match_id: str, body: SeatBot, player: CurrentPlayer, service: ServiceDep, session: SessionDep
+    match_id: MatchId, body: SeatBot, player: CurrentPlayer, service: ServiceDep, session: SessionDep
 ) -> dict[str, Any]:
     """The host seats a bot: it plays that seat on its own from now on."""
     match = await seat_bot(service, session, match_id, player, body.seat, body.bot)

@@ -7,18 +7,35 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import OPTIONAL_AUTH, CurrentPlayer, HubDep, OptionalPlayer, SessionDep, SettingsDep
+from app.api.deps import (
+    OPTIONAL_AUTH,
+    CurrentPlayer,
+    HubDep,
+    MatchId,
+    OptionalPlayer,
+    SessionDep,
+    SettingsDep,
+)
 from app.api.errors import error_responses
+from app.api.json_input import INT64_MAX, SPACE, documented_pattern
 from app.services import chat
 
 router = APIRouter(prefix="/api/v1/matches", tags=["chat"], responses=error_responses(401, 403, 404, 413))
 
 Channel = Literal["players", "spectators"]
+TEXT_PATTERN = rf"^[^\x00]*[^\x00{SPACE}][^\x00]*$"
+"""Something to read: a character that is not blank (``str.strip()``'s blanks), no NUL."""
 
 
 class NewMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(description=f"1 to {chat.MAX_TEXT} characters, shown as plain text.")
+    text: str = Field(
+        min_length=1,
+        max_length=chat.MAX_TEXT,
+        description=f"1 to {chat.MAX_TEXT} characters, not all blank, shown as plain text.",
+        # Documented for clients; checked by chat.clean_text, whose refusals say what is wrong.
+        json_schema_extra=documented_pattern(TEXT_PATTERN),
+    )
     channel: Channel = Field(
         "players", description="'players' for the seated players and the GM, 'spectators' for everyone else."
     )
@@ -43,7 +60,7 @@ class ChatMessages(BaseModel):
 
 @router.post("/{match_id}/chat", status_code=201, response_model=ChatMessageOut)
 async def post_message(
-    match_id: str,
+    match_id: MatchId,
     body: NewMessage,
     player: CurrentPlayer,
     session: SessionDep,
@@ -60,11 +77,11 @@ async def post_message(
 
 @router.get("/{match_id}/chat", response_model=ChatMessages, openapi_extra=OPTIONAL_AUTH)
 async def read_messages(
-    match_id: str,
+    match_id: MatchId,
     viewer: OptionalPlayer,
     session: SessionDep,
     channel: Channel = "players",
-    after: Annotated[int, Query(ge=0, description="Only messages with a greater id.")] = 0,
+    after: Annotated[int, Query(ge=0, le=INT64_MAX, description="Only messages with a greater id.")] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> dict[str, Any]:
     """The channel's messages, oldest first: the match's chat as kept with it (its export)."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.json_input import NO_NUL
 from app.config import Settings
 from app.models import Player
 from app.realtime.hub import Hub
@@ -29,6 +30,11 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+MatchId = Annotated[
+    str, Path(pattern=NO_NUL, description="The match's id, as POST /api/v1/matches gives it.")
+]
+"""A match id in an API path (any text but NUL: a path with one is refused, 422)."""
 
 
 bearer = HTTPBearer(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 MAX_DEPTH = 32
@@ -19,6 +20,15 @@ MAX_SAFE_INT = 2**53
 """The largest integer every JSON client reads exactly; larger ones are refused."""
 INT32_MAX = 2**31 - 1
 """Versions, seats and counters are 32-bit integers in the database."""
+INT64_MAX = 2**63 - 1
+"""Ids that count every row of a table (chat messages) are 64-bit integers."""
+NO_NUL = r"^[^\x00]*$"
+"""The JSON Schema ``pattern`` of any text a request carries (a path, a query, a string
+or a field name in a body): no NUL, which every request refuses (:func:`check`, and
+``BodyLimit`` in ``app/api/errors.py`` for paths and queries)."""
+SPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""The characters ``str.strip()`` removes (Python's ``\\s``), for a pattern's character
+class: ECMA-262's ``\\s``, which clients' JSON Schema validators use, is another set."""
 
 
 class UnsafeInput(ValueError):
@@ -95,23 +105,43 @@ def check(value: Any, where: str, depth: int = 0) -> None:
 
 def storable_json_schema(depth: int = 3) -> dict[str, Any]:
     """The JSON Schema of what :func:`check` lets through, nested ``depth`` levels:
-    finite numbers and integers within ±2^53 (NUL and lone surrogates are not text)."""
+    finite numbers and integers within ±2^53, text and field names without NUL (nor
+    lone surrogates, which no pattern can exclude: UTF-8 cannot encode them)."""
     bound = {"minimum": -MAX_SAFE_INT, "maximum": MAX_SAFE_INT}
     kinds: list[dict[str, Any]] = [
-        {"type": "string"},
+        {"type": "string", "pattern": NO_NUL},
         {"type": "number", **bound},
         {"type": "boolean"},
         {"type": "null"},
     ]
     if depth > 0:
         inner = storable_json_schema(depth - 1)
-        kinds += [{"type": "array", "items": inner}, {"type": "object", "additionalProperties": inner}]
+        kinds += [{"type": "array", "items": inner}, {"type": "object", **storable_fields(inner)}]
     return {"anyOf": kinds}
+
+
+def documented_pattern(pattern: str) -> Callable[[dict[str, Any]], None]:
+    """A field's ``json_schema_extra`` that documents ``pattern`` on its text (the string
+    branch of ``str | None``), while the server's own check, which says what is wrong
+    in words, is what refuses text that does not match."""
+
+    def document(schema: dict[str, Any]) -> None:
+        for kind in [schema, *schema.get("anyOf", ())]:
+            if kind.get("type") == "string":
+                kind["pattern"] = pattern
+
+    return document
+
+
+def storable_fields(values: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema keywords of an object's fields beyond those named: any name
+    but one with a NUL, each value as ``values``."""
+    return {"propertyNames": {"pattern": NO_NUL}, "additionalProperties": values}
 
 
 def storable_object_schema(depth: int = 3) -> dict[str, Any]:
     """An object whose values :func:`check` lets through (see :func:`storable_json_schema`)."""
-    return {"type": "object", "additionalProperties": storable_json_schema(depth - 1)}
+    return {"type": "object", **storable_fields(storable_json_schema(depth - 1))}
 
 
 def parse(raw: str | bytes, where: str = "body") -> Any:

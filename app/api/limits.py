@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from app.api.deps import CurrentPlayer, OptionalPlayer
 from app.config import Settings
 
 LIMITS = ("players", "matches", "actions", "websockets", "exports")
@@ -81,9 +82,19 @@ def client_address(connection: HTTPConnection) -> str:
     return client.host if client else "unknown"
 
 
-def rate_limit(limit: str) -> Any:
-    """A route dependency that spends one token of ``limit`` for the caller."""
+def rate_limit(limit: str, *, signed_in: bool = False) -> Any:
+    """A route dependency that spends one token of ``limit`` for the caller.
+
+    ``signed_in``: the route needs a player, who is known first: a request without a
+    valid token is a 401 whatever the limit, and spends nothing (it does nothing either)."""
     assert limit in LIMITS, limit
+
+    if signed_in:
+
+        def spend_signed_in(request: Request, _player: CurrentPlayer) -> None:
+            request.app.state.limiter.take(limit, client_address(request))
+
+        return Depends(spend_signed_in)
 
     def spend(request: Request) -> None:
         request.app.state.limiter.take(limit, client_address(request))
@@ -96,3 +107,9 @@ def export_limit(request: Request) -> None:
     listings and logs: each may stream a whole history, so they have a limit of their own."""
     if "application/x-ndjson" in request.headers.get("accept", ""):
         request.app.state.limiter.take("exports", client_address(request))
+
+
+def viewer_export_limit(request: Request, _viewer: OptionalPlayer) -> None:
+    """:func:`export_limit` of a route that takes a token: a token that is not valid is
+    a 401 before any 429."""
+    export_limit(request)

@@ -6,11 +6,11 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
 
-from app.api.deps import OPTIONAL_AUTH, CurrentPlayer, OptionalPlayer, ServiceDep, SessionDep
+from app.api.deps import OPTIONAL_AUTH, CurrentPlayer, MatchId, OptionalPlayer, ServiceDep, SessionDep
 from app.api.errors import error_responses
 from app.api.exports import NDJSON, ndjson_response, wants_ndjson
-from app.api.json_input import INT32_MAX, storable_object_schema
-from app.api.limits import export_limit, rate_limit
+from app.api.json_input import INT32_MAX, NO_NUL, storable_object_schema
+from app.api.limits import export_limit, rate_limit, viewer_export_limit
 from app.api.schemas import Applied, AtView, LogEntry, LogPage, MatchPage, MatchSummary, MatchView, Presence
 from app.bots import all_bots
 from app.bots.seating import check_bot_seats, seat_bot
@@ -110,10 +110,19 @@ class JoinMatch(BaseModel):
     )
 
 
+ACTION_SCHEMA = {
+    **storable_object_schema(),
+    "properties": {"type": {"type": "string", "pattern": NO_NUL}},
+    "required": ["type"],
+}
+"""An action as every ruleset takes it (``GET /api/v1/rulesets/{id}``'s ``actions_schema``
+has the shape of each): an object with a string ``type``."""
+
+
 class SendAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: Annotated[dict[str, Any], WithJsonSchema(storable_object_schema())] = Field(
-        description="One of your legal_actions, sent back verbatim."
+    action: Annotated[dict[str, Any], WithJsonSchema(ACTION_SCHEMA)] = Field(
+        description="One of your legal_actions, sent back verbatim (each names its ``type``)."
     )
     version: WholeNumber = Field(
         ge=-INT32_MAX, le=INT32_MAX, description="The match version the action was chosen at."
@@ -126,7 +135,7 @@ class SendAction(BaseModel):
     response_model=MatchView,
     response_model_exclude_unset=True,
     responses={**error_responses(400, 401, 409, 413, 422), 201: {"links": links_to_the_match()}},
-    dependencies=[rate_limit("matches")],
+    dependencies=[rate_limit("matches", signed_in=True)],
 )
 async def create_match(
     body: Annotated[NewMatch, Body()], player: CurrentPlayer, service: ServiceDep, session: SessionDep
@@ -166,7 +175,8 @@ async def match_history(
     service: ServiceDep,
     session: SessionDep,
     player: Annotated[
-        str | None, Query(max_length=64, description="Matches this player hosts or plays.")
+        str | None,
+        Query(max_length=64, pattern=NO_NUL, description="Matches this player hosts or plays."),
     ] = None,
     ruleset: RulesetId | None = None,
     status: Literal["waiting", "active", "finished"] | None = None,
@@ -196,7 +206,7 @@ async def match_history(
     responses=error_responses(401, 404),
     openapi_extra=OPTIONAL_AUTH,
 )
-async def get_match(match_id: str, viewer: OptionalPlayer, service: ServiceDep) -> dict[str, Any]:
+async def get_match(match_id: MatchId, viewer: OptionalPlayer, service: ServiceDep) -> dict[str, Any]:
     """The match as the caller may see it, with the caller's legal actions."""
     return await service.view(await service.get(match_id), viewer)
 
@@ -209,7 +219,7 @@ async def get_match(match_id: str, viewer: OptionalPlayer, service: ServiceDep) 
     responses=error_responses(400, 401, 404, 409, 413, 422),
 )
 async def join_match(
-    match_id: str,
+    match_id: MatchId,
     player: CurrentPlayer,
     service: ServiceDep,
     body: Annotated[JoinMatch | None, Body()] = None,
@@ -226,10 +236,10 @@ async def join_match(
     response_model=Applied,
     response_model_exclude_unset=True,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
-    dependencies=[rate_limit("actions")],
+    dependencies=[rate_limit("actions", signed_in=True)],
 )
 async def send_action(
-    match_id: str, body: SendAction, player: CurrentPlayer, service: ServiceDep
+    match_id: MatchId, body: SendAction, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Apply one of the caller's legal actions at the current version."""
     applied = await service.act(match_id, player, body.action, body.version)
@@ -243,7 +253,7 @@ async def send_action(
     responses=error_responses(404, 422),
 )
 async def match_at(
-    match_id: str,
+    match_id: MatchId,
     version: Annotated[int, Path(ge=0, le=INT32_MAX)],
     service: ServiceDep,
     log: Annotated[bool, Query(description="Include the log up to ``version``.")] = True,
@@ -262,11 +272,11 @@ async def match_at(
     response_model_exclude_unset=True,
     responses={**error_responses(401, 404, 422), **NDJSON_ANSWER},
     openapi_extra=OPTIONAL_AUTH,
-    dependencies=[Depends(export_limit)],
+    dependencies=[Depends(viewer_export_limit)],
 )
 async def match_events(
     request: Request,
-    match_id: str,
+    match_id: MatchId,
     service: ServiceDep,
     viewer: OptionalPlayer,
     after: Annotated[int, Query(ge=0, le=INT32_MAX)] = 0,
@@ -282,6 +292,6 @@ async def match_events(
 
 
 @router.get("/{match_id}/presence", response_model=Presence, responses=error_responses(404))
-async def match_presence(match_id: str, request: Request, service: ServiceDep) -> dict[str, Any]:
+async def match_presence(match_id: MatchId, request: Request, service: ServiceDep) -> dict[str, Any]:
     """Each seat: ``connected`` (a websocket of its player is open now) and ``last_seen``."""
     return {"seats": await request.app.state.presence.of_match(await service.get(match_id))}

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.cookies import clear_token_cookie, set_token_cookie
 from app.api.deps import CurrentPlayer, RelyingPartyDep, SessionDep, SettingsDep, TokenDep
 from app.api.errors import error_responses
-from app.api.json_input import storable_json_schema
+from app.api.json_input import NO_NUL, SPACE, documented_pattern, storable_fields, storable_json_schema
 from app.api.limits import rate_limit
 from app.services import passkeys
 from app.services.players import (
@@ -63,12 +63,12 @@ class DeviceLinkOut(BaseModel):
 
 
 # The fields a credential carries beyond those named pass through to the WebAuthn check.
-PASS_THROUGH = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": storable_json_schema(2)})
+PASS_THROUGH = ConfigDict(extra="allow", json_schema_extra=storable_fields(storable_json_schema(2)))
 
 
 class CredentialResponse(BaseModel):
     model_config = PASS_THROUGH
-    clientDataJSON: str = Field(description="base64url, as the browser gives it")
+    clientDataJSON: str = Field(description="base64url, as the browser gives it", pattern=NO_NUL)
 
 
 class Credential(BaseModel):
@@ -76,8 +76,8 @@ class Credential(BaseModel):
     fields (``attestationObject`` or ``authenticatorData`` and ``signature``) pass through."""
 
     model_config = PASS_THROUGH
-    id: str = Field(min_length=1, max_length=1400)
-    rawId: str = Field(min_length=1, max_length=1400)
+    id: str = Field(min_length=1, max_length=1400, pattern=NO_NUL)
+    rawId: str = Field(min_length=1, max_length=1400, pattern=NO_NUL)
     type: Literal["public-key"]
     response: CredentialResponse
 
@@ -159,12 +159,38 @@ async def passkey_login(
     return PlayerWithToken(id=player.id, name=player.name, token=token)
 
 
+EMAIL_PATTERN = rf"^[{SPACE}]*([^@{SPACE}\x00]+@[^@{SPACE}\x00]+\.[^@{SPACE}\x00]+[{SPACE}]*)?$"
+"""An address as ``check_email`` takes it (``name@host.domain``), blanks around it
+stripped; blank alone (or "") turns email off, like null."""
+
+
+WEBHOOK_PATTERN = (
+    rf"^[{SPACE}]*([hH][tT][tT][pP][sS]?://([!$-.0-9:;=A-Z_a-z~]*@)?[!$-.0-9;=A-Z_a-z~]+"
+    r"(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})?)?"
+    rf"([/?#][^\x00]*)?[{SPACE}]*)?$"
+)
+"""An http(s) URL as ``check_webhook_url`` reads it, blanks around it stripped; blank
+alone (or "") turns the webhook off, like null. Whether its host is public is for DNS to
+say, when it is set and at each delivery."""
+
+
 class Notifications(BaseModel):
     model_config = ConfigDict(extra="forbid")
     webhook_url: str | None = Field(
-        None, max_length=2000, description="POSTed Discord-compatible JSON; null: no webhook."
+        None,
+        max_length=2000,
+        description="An http(s) URL on a public host, POSTed Discord-compatible JSON; null (or blank): "
+        "no webhook.",
+        # Documented for clients; checked by check_webhook_url, whose refusals say what is wrong.
+        json_schema_extra=documented_pattern(WEBHOOK_PATTERN),
     )
-    email: str | None = Field(None, max_length=320, description="null: no email.")
+    email: str | None = Field(
+        None,
+        max_length=320,
+        description="name@host.domain; null (or blank): no email.",
+        # Documented for clients; checked by check_email, whose refusal says what is wrong.
+        json_schema_extra=documented_pattern(EMAIL_PATTERN),
+    )
 
 
 @router.get("/me/notifications", response_model=Notifications)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import CurrentPlayer, HubDep, ServiceDep
+from app.api.deps import CurrentPlayer, HubDep, MatchId, ServiceDep
 from app.api.errors import error_responses
 from app.api.limits import rate_limit
 from app.rules.dice import PLAYER_SEED_PATTERN
@@ -36,7 +36,7 @@ ANSWERS = error_responses(401, 403, 404, 409)
 
 @router.post("/{match_id}/rematch", responses=ANSWERS)
 async def offer_rematch(
-    match_id: str, player: CurrentPlayer, service: ServiceDep, hub: HubDep
+    match_id: MatchId, player: CurrentPlayer, service: ServiceDep, hub: HubDep
 ) -> dict[str, Any]:
     """Offer a rematch of a finished match: the same ruleset and options, seats swapped."""
     match = await rematch.offer(service, match_id, player)
@@ -46,10 +46,10 @@ async def offer_rematch(
 @router.post(
     "/{match_id}/rematch/accept",
     responses=error_responses(401, 403, 404, 409, 413, 422),
-    dependencies=[rate_limit("matches")],
+    dependencies=[rate_limit("matches", signed_in=True)],
 )
 async def accept_rematch(
-    match_id: str,
+    match_id: MatchId,
     player: CurrentPlayer,
     service: ServiceDep,
     hub: HubDep,
@@ -62,7 +62,7 @@ async def accept_rematch(
 
 @router.post("/{match_id}/rematch/decline", responses=ANSWERS)
 async def decline_rematch(
-    match_id: str, player: CurrentPlayer, service: ServiceDep, hub: HubDep
+    match_id: MatchId, player: CurrentPlayer, service: ServiceDep, hub: HubDep
 ) -> dict[str, Any]:
     """Decline your opponent's offer."""
     match, _ = await rematch.answer(service, match_id, player, False)

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 
 from app.api.errors import error_responses
+from app.api.json_input import NO_NUL
 from app.api.schemas import RulesetInfo
 from app.rules import UnknownRuleset, get_ruleset, registry
 from app.services import gm
@@ -43,7 +44,7 @@ async def list_rulesets() -> list[dict[str, Any]]:
 
 
 @router.get("/{ruleset_id}", response_model=RulesetInfo, responses=error_responses(404, 422))
-async def one_ruleset(ruleset_id: str) -> dict[str, Any]:
+async def one_ruleset(ruleset_id: Annotated[str, Path(pattern=NO_NUL)]) -> dict[str, Any]:
     """One ruleset, with JSON Schemas (draft 2020-12) of:
 
     - ``options``: the match options, defaults included;

@@ -94,7 +94,12 @@ def defence_pool(mode: str, cunning: int, presence: int, ranks: int, pieces_set:
 class Sheet(JsonOptions):
     """One character's sheet, as far as Dejarik needs it."""
 
-    name: str = Field("", max_length=40, description="The character's name (shown on the table).")
+    name: str = Field(
+        "",
+        max_length=40,
+        pattern=r"^[^\x00]*$",  # no text the server stores holds a NUL (app/api/json_input.py)
+        description="The character's name (shown on the table).",
+    )
     intellect: int = Field(2, ge=1, le=6, description="Intellect: primary attack characteristic.")
     cunning: int = Field(2, ge=1, le=6, description="Cunning: primary defence characteristic.")
     willpower: int = Field(2, ge=1, le=6, description="Willpower: secondary attack characteristic.")

@@ -47,7 +47,10 @@ SUBJECTS = {"your_turn": "Your turn", "match_finished": "Match finished"}
 async def check_webhook_url(url: str, allow_private: bool) -> str:
     """``url`` if it is an http(s) URL whose host resolves only to public
     addresses (any address when ``allow_private``); :class:`Invalid` says why not."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:  # an unclosed "[", a host that NFKC normalisation changes
+        raise Invalid(f"webhook_url: not a URL ({error})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise Invalid("webhook_url: must be an http:// or https:// URL with a host")
     try:

@@ -6,6 +6,7 @@ import hashlib
 import random
 from typing import Any
 
+import asyncpg
 import httpx
 
 from app.rules import get_ruleset
@@ -87,3 +88,84 @@ def dice_for_a_reroll(monkeypatch: Any, options: dict[str, Any]) -> str:
     monkeypatch.setattr(matches, "new_seed", lambda: bytes.fromhex(seed))
     monkeypatch.setattr(matches, "new_player_seed", lambda: PLAYER_SEED)
     return seed
+
+
+class Table:
+    """A GM, two players and a GM-run match between them."""
+
+    def __init__(self, client, match, host, players):
+        self.client, self.id, self.host, self.players = client, match["id"], host, players
+
+    @classmethod
+    async def open(cls, client, ruleset: str = "kelly", options: dict | None = None):
+        host = await new_player(client, "The GM")
+        created = await client.post(
+            "/api/v1/matches",
+            json={"ruleset": ruleset, "options": options or {}, "seat": None},
+            headers=host["headers"],
+        )
+        assert created.status_code == 201
+        players = [await new_player(client, "Kyla"), await new_player(client, "Dorn")]
+        for seat, player in enumerate(players):
+            joined = await client.post(
+                f"/api/v1/matches/{created.json()['id']}/join", json={"seat": seat}, headers=player["headers"]
+            )
+            assert joined.status_code == 200
+        return cls(client, created.json(), host, players)
+
+    async def view(self, who=None):
+        return await view(self.client, self.id, who)
+
+    async def control(self, kind: str, **fields):
+        """The GM's control of this type, sent back verbatim. Returns the response."""
+        mine = await self.view(self.host)
+        control = next(a for a in mine["legal_actions"] if a["type"] == kind and fields.items() <= a.items())
+        return await self.send(self.host, control, mine["version"])
+
+    async def send(self, who, action, version=None):
+        version = (await self.view())["version"] if version is None else version
+        return await self.client.post(
+            f"/api/v1/matches/{self.id}/actions",
+            json={"action": action, "version": version},
+            headers=who["headers"],
+        )
+
+    async def play(self, rng=None, kind=None):
+        """The seat to act plays a (random, or the first of ``kind``) game action."""
+        current = await self.view()
+        seat = current["to_act"][0]
+        mine = await self.view(self.players[seat])
+        options = [
+            a
+            for a in mine["legal_actions"]
+            if a["type"] not in COMMON_ACTION_TYPES and (kind is None or a["type"] == kind)
+        ]
+        action = (rng or random.Random(1)).choice(options)
+        response = await self.send(self.players[seat], action, mine["version"])
+        assert response.status_code == 200, response.text
+        return seat, action, response.json()
+
+
+async def finish_by_resigning(client, match: dict, players: list[dict]) -> dict:
+    current = await view(client, match["id"])
+    resigned = await client.post(
+        f"/api/v1/matches/{match['id']}/actions",
+        json={"action": {"type": "resign"}, "version": current["version"]},
+        headers=players[1]["headers"],
+    )
+    assert resigned.status_code == 200, resigned.text
+    return await view(client, match["id"])
+
+
+async def drop_server_connections(database_url: str) -> int:
+    dsn = database_url.replace("postgresql+asyncpg://", "postgresql://")
+    connection = await asyncpg.connect(dsn)
+    try:
+        return len(
+            await connection.fetch(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+    finally:
+        await connection.close()

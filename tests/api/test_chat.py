@@ -4,12 +4,13 @@ over the match's websocket."""
 from __future__ import annotations
 
 import httpx
+from jsonschema import Draft202012Validator
 from websockets.asyncio.client import connect
 
 from app.config import Settings
 from tests.api.helpers import start_match
 from tests.conftest import LiveServer, new_player
-from tests.realtime.test_ws import receive, socket_url
+from tests.realtime.helpers import receive, socket_url
 
 
 async def say(client, match_id: str, player: dict, text: str, channel: str = "players") -> httpx.Response:
@@ -95,6 +96,25 @@ async def test_a_message_is_1_to_500_characters_and_a_refusal_keeps_nothing(clie
     assert (await say(client, "no-such-match", blue, "hi")).status_code == 404
     assert [len(m["text"]) for m in (await messages(client, match["id"])).json()["messages"]] == [500]
     assert (await messages(client, match["id"], channel="everyone")).status_code == 422
+
+
+async def test_the_schema_says_which_messages_the_server_takes(client):
+    """A message's schema (Schemathesis generates from it: tests/api/test_schemathesis.py)
+    says what the server refuses: 1 to 500 characters, not all blank (the blanks
+    ``str.strip()`` removes, ECMA-262's ``\\s`` differs), no NUL; no more and no less."""
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    text = schemas["NewMessage"]["properties"]["text"]
+    assert (text["minLength"], text["maxLength"]) == (1, 500)
+    schema = Draft202012Validator(text)
+    match, (blue, _red) = await start_match(client)
+    for sample in (
+        *("", " ", "\u3000", "\x1c\x1f", "\t\n\x85\xa0", "\u2028\u200a", "a\x00b", "a" * 501),
+        *("a", " a ", "\u3000x", "\x1cx", "é" * 500),
+    ):
+        posted = await say(client, match["id"], blue, sample)
+        assert posted.status_code == (201 if schema.is_valid(sample) else 422), (sample, posted.text)
+    read = await messages(client, match["id"], after=2**63)  # past the ids' 64 bits: refused, no 500
+    assert read.status_code == 422 and "after" in read.json()["detail"], read.text
 
 
 async def test_past_the_rate_limit_a_player_is_told_to_wait(database_url):

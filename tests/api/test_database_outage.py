@@ -3,27 +3,12 @@
 
 from __future__ import annotations
 
-import asyncpg
 import httpx
 import pytest
 
 from app.config import Settings
-from tests.api.helpers import start_match, view
+from tests.api.helpers import drop_server_connections, start_match, view
 from tests.conftest import LiveServer, postgres_database
-
-
-async def drop_server_connections(database_url: str) -> int:
-    dsn = database_url.replace("postgresql+asyncpg://", "postgresql://")
-    connection = await asyncpg.connect(dsn)
-    try:
-        return len(
-            await connection.fetch(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-        )
-    finally:
-        await connection.close()
 
 
 @pytest.fixture

@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import connect
 
 from app.services.store import store_for
-from tests.api.helpers import play_one, start_match, view
-from tests.api.test_gm import Table
-from tests.realtime.test_ws import receive, socket_url, until_attack
+from tests.api.helpers import Table, play_one, start_match, view
+from tests.realtime.helpers import receive, socket_url, until_attack
 
 
 def texts(entries: list[dict]) -> list[str]:
@@ -73,6 +73,7 @@ async def test_the_log_words_every_event_with_seats_players_and_pieces(client):
     assert texts(at["log"]) == texts([e for e in entries if e["version"] <= start["version"]])
 
 
+@pytest.mark.both_databases  # JSON as each database keeps it
 async def test_the_stored_log_keeps_the_events_as_the_rules_returned_them(client, database_url):
     match, players = await start_match(client)
     _, _, applied = await play_one(client, match["id"], players, random.Random(3))

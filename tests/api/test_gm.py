@@ -9,64 +9,8 @@ from app.rules import get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.dice import verify_roll
 from app.rules.log import Entry, replay
-from tests.api.helpers import PLAYER_SEED, dice_for_a_reroll, view
+from tests.api.helpers import PLAYER_SEED, Table, dice_for_a_reroll, view
 from tests.conftest import new_player
-
-
-class Table:
-    """A GM, two players and a GM-run match between them."""
-
-    def __init__(self, client, match, host, players):
-        self.client, self.id, self.host, self.players = client, match["id"], host, players
-
-    @classmethod
-    async def open(cls, client, ruleset: str = "kelly", options: dict | None = None):
-        host = await new_player(client, "The GM")
-        created = await client.post(
-            "/api/v1/matches",
-            json={"ruleset": ruleset, "options": options or {}, "seat": None},
-            headers=host["headers"],
-        )
-        assert created.status_code == 201
-        players = [await new_player(client, "Kyla"), await new_player(client, "Dorn")]
-        for seat, player in enumerate(players):
-            joined = await client.post(
-                f"/api/v1/matches/{created.json()['id']}/join", json={"seat": seat}, headers=player["headers"]
-            )
-            assert joined.status_code == 200
-        return cls(client, created.json(), host, players)
-
-    async def view(self, who=None):
-        return await view(self.client, self.id, who)
-
-    async def control(self, kind: str, **fields):
-        """The GM's control of this type, sent back verbatim. Returns the response."""
-        mine = await self.view(self.host)
-        control = next(a for a in mine["legal_actions"] if a["type"] == kind and fields.items() <= a.items())
-        return await self.send(self.host, control, mine["version"])
-
-    async def send(self, who, action, version=None):
-        version = (await self.view())["version"] if version is None else version
-        return await self.client.post(
-            f"/api/v1/matches/{self.id}/actions",
-            json={"action": action, "version": version},
-            headers=who["headers"],
-        )
-
-    async def play(self, rng=None, kind=None):
-        """The seat to act plays a (random, or the first of ``kind``) game action."""
-        current = await self.view()
-        seat = current["to_act"][0]
-        mine = await self.view(self.players[seat])
-        options = [
-            a
-            for a in mine["legal_actions"]
-            if a["type"] not in COMMON_ACTION_TYPES and (kind is None or a["type"] == kind)
-        ]
-        action = (rng or random.Random(1)).choice(options)
-        response = await self.send(self.players[seat], action, mine["version"])
-        assert response.status_code == 200, response.text
-        return seat, action, response.json()
 
 
 async def test_the_gm_starts_the_match_once_the_seats_are_filled(client):

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections import Counter
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -136,3 +138,62 @@ async def test_thousands_of_hostile_requests_get_no_5xx(fuzz_server):
         assert statuses[422] > REQUESTS / 3, statuses
         after = await view(client, match_id)
         assert after["version"] == match["version"], "no hostile action was applied"
+
+
+def request_schemas(document: dict) -> Iterator[tuple[str, dict]]:
+    """Every schema a request carries, with where: each parameter's and each body's."""
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", ()):
+                yield f"{method.upper()} {path} {parameter['in']} {parameter['name']}", parameter["schema"]
+            for media, content in operation.get("requestBody", {}).get("content", {}).items():
+                yield f"{method.upper()} {path} body ({media})", content["schema"]
+
+
+def unchecked_text(
+    document: dict, where: str, schema: dict, seen: frozenset[str] = frozenset()
+) -> Iterator[str]:
+    """Where ``schema`` lets through what every request refuses: a string or a field name
+    with a NUL, a number without bounds."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[1]
+        if name not in seen:
+            yield from unchecked_text(document, where, document["components"]["schemas"][name], seen | {name})
+        return
+    choices_elsewhere = "anyOf" in schema or "oneOf" in schema  # each choice says it
+    if (schema.get("type") == "string" and not choices_elsewhere) or "const" in schema or "enum" in schema:
+        choices = schema["enum"] if "enum" in schema else [schema["const"]] if "const" in schema else None
+        if choices is not None:
+            if any(isinstance(c, str) and "\x00" in c for c in choices):
+                yield f"{where}: a choice with a NUL"
+        elif "pattern" not in schema or re.search(schema["pattern"], "R2\x00D2"):
+            yield f"{where}: text with a NUL"
+    if schema.get("type") in ("integer", "number") and not {"minimum", "maximum"} <= set(schema):
+        yield f"{where}: a number without bounds"
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        names = schema.get("propertyNames", {})
+        if "pattern" not in names or re.search(names["pattern"], "R2\x00D2"):
+            yield f"{where}: a field name with a NUL"
+        yield from unchecked_text(document, f"{where}.*", extra, seen)
+    for name, field in schema.get("properties", {}).items():
+        yield from unchecked_text(document, f"{where}.{name}", field, seen)
+    for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+        for index, choice in enumerate(schema.get(key, ())):
+            yield from unchecked_text(document, f"{where}|{index}", choice, seen)
+    if isinstance(schema.get("items"), dict):
+        yield from unchecked_text(document, f"{where}[]", schema["items"], seen)
+
+
+async def test_the_schema_says_what_every_request_refuses(client):
+    """Schemathesis's default generation, like any client's, sends text with NUL and numbers
+    of any size (tests/api/test_schemathesis.py): every text a request carries (path, query,
+    body, and the field names of the free-form objects) says in its schema that NUL is refused
+    (the server refuses it everywhere, app/api/json_input.py), and every number its bounds."""
+    document = (await client.get("/openapi.json")).json()
+    schemas = list(request_schemas(document))
+    assert len(schemas) > 30
+    problems = [problem for where, schema in schemas for problem in unchecked_text(document, where, schema)]
+    assert problems == []
+    response = await client.get("/api/v1/matches", params={"player": "R2\x00D2"})
+    assert response.status_code == 422 and "NUL" in response.json()["detail"], "refused, as it says"

@@ -125,6 +125,7 @@ def fresh_database_url(database_url, tmp_path):
         yield from postgres_database()
 
 
+@pytest.mark.both_databases  # migrations on each database
 async def test_tokens_issued_before_the_upgrade_keep_working(fresh_database_url):
     engine = make_engine(fresh_database_url)
     try:

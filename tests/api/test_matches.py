@@ -7,6 +7,8 @@ import hashlib
 import random
 from datetime import datetime, timedelta
 
+import pytest
+
 from app.rules import get_ruleset
 from app.rules.dice import verify_roll
 from app.rules.log import Entry, replayed
@@ -102,6 +104,7 @@ async def test_the_same_action_sent_twice_is_applied_once(client):
     assert (await view(client, match["id"]))["version"] == mine["version"] + 1
 
 
+@pytest.mark.both_databases  # each database's locking
 async def test_two_concurrent_writers_cannot_both_win(client):
     match, players = await start_match(client)
     seat = match["to_act"][0]
@@ -151,6 +154,7 @@ async def test_history_pages_newest_first_with_filters(client):
     assert nobody.status_code == 404 and "no player with id 'no-such-player'" in nobody.json()["detail"]
 
 
+@pytest.mark.both_databases  # each database's locking and pool
 async def test_twenty_pairs_start_matches_at_once(client):
     """Each request's session gives its connection back once the caller is known,
     so many requests at once never leave the store without a connection."""
@@ -166,6 +170,7 @@ async def test_twenty_pairs_start_matches_at_once(client):
     assert all(v >= 2 for v in await asyncio.gather(*(pair(i) for i in range(20))))
 
 
+@pytest.mark.both_databases  # SQLite stores no offset
 async def test_every_timestamp_carries_its_utc_offset_on_both_databases(client):
     """Read back from the database as written: a match's times, a summary's, a log entry's."""
     match, players = await start_match(client)
@@ -177,3 +182,23 @@ async def test_every_timestamp_carries_its_utc_offset_on_both_databases(client):
     stamps += [summary["created_at"], summary["updated_at"], *(entry["at"] for entry in log)]
     for stamp in stamps:
         assert datetime.fromisoformat(stamp).utcoffset() == timedelta(0), stamp
+
+
+async def test_an_action_names_its_type_as_the_schema_says(client):
+    """Every legal action has a string ``type``: the schema of an action sent requires one
+    (Schemathesis generates from it: tests/api/test_schemathesis.py), and an action
+    without one is refused, 422 saying so."""
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    action = schemas["SendAction"]["properties"]["action"]
+    assert action["required"] == ["type"] and action["properties"]["type"]["type"] == "string"
+    match, players = await start_match(client)
+    seat = match["to_act"][0]
+    mine = await view(client, match["id"], players[seat])
+    assert mine["legal_actions"] and all(isinstance(a["type"], str) for a in mine["legal_actions"])
+    for untyped in ({}, {"type": 1}, {"kind": "move"}):
+        body = {"action": untyped, "version": mine["version"]}
+        refused = await client.post(
+            f"/api/v1/matches/{match['id']}/actions", json=body, headers=players[seat]["headers"]
+        )
+        assert refused.status_code == 422 and '"type"' in refused.json()["detail"], refused.text
+    assert (await view(client, match["id"]))["version"] == mine["version"]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from jsonschema import Draft202012Validator
 
 from app.config import Settings
 from tests.api.helpers import play_one, view
@@ -188,6 +189,34 @@ async def test_private_webhook_targets_and_bad_addresses_are_refused(client):
     assert mine.json() == {"webhook_url": None, "email": None}  # nothing was changed
     anonymous = await client.put("/api/v1/players/me/notifications", json={"email": None})
     assert anonymous.status_code == 401
+
+
+async def test_the_schema_says_which_addresses_the_server_takes(client):
+    """The schemas of the email and of the webhook (Schemathesis generates from them:
+    tests/api/test_schemathesis.py) say what the server takes for an address and for an
+    http(s) URL, blanks around them stripped; no more and no less. Whether a URL's host
+    is public is DNS's to say (a 422 no schema can foresee). Nothing is a 500."""
+    fields = (await client.get("/openapi.json")).json()["components"]["schemas"]["Notifications"]
+    email, webhook = (
+        Draft202012Validator(next(k for k in fields["properties"][name]["anyOf"] if k["type"] == "string"))
+        for name in ("email", "webhook_url")
+    )
+    player = await new_player(client, "Dengar")
+    for sample in (
+        *("", " \u3000", "a@b.c", " a@b.c\n", "\x1ca@b.c\u2028", "name+tag@host.example.org"),
+        *("not an address", "a@b", "@b.c", "a@b.", "a@@b.c", "a b@c.d", "a@b.c\x00"),
+    ):
+        body = {"email": sample, "webhook_url": None}
+        response = await client.put("/api/v1/players/me/notifications", json=body, headers=player["headers"])
+        assert response.status_code == (200 if email.is_valid(sample) else 422), (sample, response.text)
+    for sample in (
+        *("", "http://8.8.8.8/hook", " HTTPS://user:pw@8.8.8.8:8443/a?b=c#d\t", "http://8.8.8.8:0"),
+        *("ftp://8.8.8.8/", "http://", "8.8.8.8", "http://8.8.8.8:65536/", "http://8.8.8.8:x/"),
+        *("http://[zz/", "http://[::1", "http://[db4776]/", "http://a\uff03b/", "http://8.8.8.8/\x00"),
+    ):
+        body = {"email": None, "webhook_url": sample}
+        response = await client.put("/api/v1/players/me/notifications", json=body, headers=player["headers"])
+        assert response.status_code == (200 if webhook.is_valid(sample) else 422), (sample, response.text)
 
 
 def serve(database_url: str, port: int) -> subprocess.Popen:

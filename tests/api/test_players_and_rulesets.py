@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from sqlalchemy import select
 
 from app.db import make_engine
@@ -53,6 +54,7 @@ async def test_rulesets_list_their_options_as_json_schema(client):
     assert option["default"] == 100 and option["minimum"] == 0
 
 
+@pytest.mark.both_databases  # it names the database
 async def test_health_reports_the_database(client, database_url):
     health = await client.get("/healthz")
     assert health.status_code == 200

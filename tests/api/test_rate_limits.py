@@ -70,6 +70,43 @@ async def test_every_limit_answers_429_with_retry_after(limited_server):
         assert (await client.get(events)).status_code == 200, "a plain JSON read is no export"
 
 
+async def test_a_request_without_a_player_is_a_401_before_any_429(limited_server):
+    """Who asks comes first: a request that needs a player and has no valid token is a
+    401, past the limit too, and spends nothing (Schemathesis's ignored_auth check sends
+    such requests by the hundred: tests/api/test_schemathesis.py)."""
+    nobody: list[dict[str, str]] = [{}, {"Authorization": "Bearer not-a-token"}]
+    async with httpx.AsyncClient(base_url=limited_server.url) as client:
+        match, players = await start_match(client)  # spends 1 of the 2 matches
+        url = f"/api/v1/matches/{match['id']}"
+
+        async def create(headers: dict[str, str]) -> httpx.Response:
+            return await client.post("/api/v1/matches", json={"ruleset": "kelly"}, headers=headers)
+
+        async def act(headers: dict[str, str]) -> httpx.Response:
+            body = {"action": {"type": "x"}, "version": 0}
+            return await client.post(f"{url}/actions", json=body, headers=headers)
+
+        for _ in range(3):  # more than any limit has left
+            for headers in nobody:
+                accept = await client.post(f"{url}/rematch/accept", headers=headers)
+                statuses = [r.status_code for r in (await create(headers), await act(headers), accept)]
+                assert statuses == [401, 401, 401], (headers, statuses)
+            ndjson = {"accept": "application/x-ndjson", **nobody[1]}
+            export = await client.get(f"{url}/events", headers=ndjson)
+            assert export.status_code == 401, export.text
+        # Nothing was spent: the limits are all there for the player...
+        auth = players[0]["headers"]
+        assert (await create(auth)).status_code == 201
+        for _ in range(LIMITS["actions"]):
+            assert (await act(auth)).status_code == 409, "a stale version"
+        assert_limited(await create(auth), "matches")
+        assert_limited(await act(auth), "actions")
+        # ...and past them, whoever has no valid token is still told to sign in.
+        for headers in nobody:
+            for refused in (await create(headers), await act(headers)):
+                assert refused.status_code == 401 and "token" in refused.json()["detail"], refused.text
+
+
 async def test_websocket_connections_past_the_limit_are_refused(limited_server):
     async with httpx.AsyncClient(base_url=limited_server.url) as client:
         match, players = await start_match(client)

@@ -10,8 +10,7 @@ import pytest
 
 from app.rules import registry
 from app.services import records
-from tests.api.helpers import play_one, start_match, view
-from tests.api.test_gm import Table
+from tests.api.helpers import Table, play_one, start_match, view
 from tests.conftest import new_player
 
 NDJSON = {"Accept": "application/x-ndjson"}

@@ -3,19 +3,8 @@ accepted, it is a new match with the same ruleset and options and the seats swap
 
 from __future__ import annotations
 
-from tests.api.helpers import start_match, view
+from tests.api.helpers import finish_by_resigning, start_match, view
 from tests.conftest import new_player
-
-
-async def finish_by_resigning(client, match: dict, players: list[dict]) -> dict:
-    current = await view(client, match["id"])
-    resigned = await client.post(
-        f"/api/v1/matches/{match['id']}/actions",
-        json={"action": {"type": "resign"}, "version": current["version"]},
-        headers=players[1]["headers"],
-    )
-    assert resigned.status_code == 200, resigned.text
-    return await view(client, match["id"])
 
 
 async def test_a_rematch_offered_and_accepted_swaps_the_seats(client):

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 
 import httpx
+import pytest
 
 from app.config import Settings
 from tests.api.helpers import play_one, start_match, view
 from tests.conftest import LiveServer
+
+pytestmark = pytest.mark.both_databases  # what a database keeps across a restart
 
 
 async def test_a_restart_keeps_matches_versions_and_state(database_url):

@@ -12,7 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from app.api.schemas import Event, Odds, RollEvent
 from app.rules import registry
 from app.rules.dice import Dice
-from tests.rules.test_conformance import play_randomly
+from tests.rules.helpers import play_randomly
 
 EVENTS = TypeAdapter(list[Event])
 

@@ -4,10 +4,13 @@ passed: the version guard answers from the database."""
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from app.config import Settings
 from tests.api.helpers import start_match, view
 from tests.conftest import LiveServer
+
+pytestmark = pytest.mark.both_databases  # two processes share the database
 
 
 async def first_move(client, match_id, player):

@@ -115,6 +115,18 @@ async def test_seating_refusals_change_nothing(client):
     assert (await seat({"seat": 1, "bot": "kelly-master"}, host)).status_code == 409
 
 
+async def test_the_schema_gives_the_bot_ids_of_each_ruleset(client):
+    """Seating a bot: its schema groups the bot ids by the ruleset they play, as GET
+    /api/v1/bots lists them (a match takes its own ruleset's only, 422 otherwise)."""
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    listed = (await client.get("/api/v1/bots")).json()
+    choices = schemas["SeatBot"]["properties"]["bot"]["oneOf"]
+    assert {choice["title"]: sorted(choice["enum"]) for choice in choices} == {
+        f"Bots for {ruleset} matches": sorted(b["id"] for b in listed if ruleset in b["rulesets"])
+        for ruleset in registry()
+    }
+
+
 async def test_two_bots_play_a_match_to_the_end(client):
     gm = await new_player(client, "Dealer")
     match_id = await bots_at_a_gms_table(client, gm, "courtier", ["courtier-club", "courtier-beginner"])

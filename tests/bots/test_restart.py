@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from app.config import Settings
 from tests.bots.test_api import wait_for
 from tests.conftest import LiveServer, new_player
+
+pytestmark = pytest.mark.both_databases  # what a database keeps across a restart
 
 
 async def test_a_restart_resumes_the_bot_whose_turn_it_is(database_url):

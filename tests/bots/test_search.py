@@ -15,7 +15,7 @@ from app.rules import board, get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.kelly import Piece
 from app.rules.kelly_d20 import KellyD20State
-from tests.bots.test_levels import positions
+from tests.bots.helpers import positions
 
 
 def piece(kind: str, owner: int, at: str) -> Piece:

@@ -1,4 +1,4 @@
-"""Watching a match over real websockets, and acting through an outage."""
+"""Real websockets: reading frames, a socket's address, watching a match, acting through an outage."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import time
 import httpx
 from websockets.asyncio.client import connect
 
+from app.rules.base import COMMON_ACTION_TYPES
+from tests.api.helpers import view
 from tests.conftest import LiveServer
 
 
@@ -98,3 +100,39 @@ async def act_allowing_retries(client, match_id, players, rng) -> int:
             assert statuses.count(503) <= 3, statuses
             return response.json()["version"]
     raise AssertionError(f"no retry worked: {statuses}")
+
+
+async def receive(socket, kind: str | None = None, timeout: float = 10) -> dict:
+    """The next frame (of type ``kind``, skipping others)."""
+    while True:
+        frame = json.loads(await asyncio.wait_for(socket.recv(), timeout))
+        if kind is None or frame["type"] == kind:
+            return frame
+
+
+def socket_url(live_server, match_id: str, player: dict | None = None, **params) -> str:
+    query = {**({"token": player["token"]} if player else {}), **params}
+    return f"{live_server.ws_url}/ws/matches/{match_id}" + (
+        "?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""
+    )
+
+
+async def until_attack(client, match, players):
+    """Play moves until the player to act has an attack; returns (seat, the attack)."""
+    for _ in range(400):
+        current = await view(client, match["id"])
+        seat = current["to_act"][0]
+        mine = await view(client, match["id"], players[seat])
+        attacks = [a for a in mine["legal_actions"] if a["type"] == "attack"]
+        if attacks:
+            return seat, attacks[0], mine["version"]
+        game = [a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
+        # Head for the enemy: prefer moves into the core and the inner ring.
+        game.sort(key=lambda a: (a.get("to", "A")[0] != "C", a.get("to", "A")[0] != "B"))
+        response = await client.post(
+            f"/api/v1/matches/{match['id']}/actions",
+            json={"action": game[0], "version": mine["version"]},
+            headers=players[seat]["headers"],
+        )
+        assert response.status_code == 200
+    raise AssertionError("no attack came up")

@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect
 
 from app.rules.base import COMMON_ACTION_TYPES
 from tests.api.helpers import start_match
-from tests.realtime.test_ws import receive, socket_url
+from tests.realtime.helpers import receive, socket_url
 
 ASYNCAPI_3 = Path(__file__).resolve().parents[2] / "static" / "vendor" / "asyncapi" / "3.0.0.json"
 DOC = "urn:dejarik:asyncapi"

@@ -16,10 +16,11 @@ import httpx
 import pytest
 
 from app.config import Settings
-from tests.api.helpers import play_one, start_match, view
-from tests.api.test_database_outage import drop_server_connections
+from tests.api.helpers import drop_server_connections, play_one, start_match, view
 from tests.conftest import IN_CI, LiveServer, free_port, postgres_database
 from tests.realtime.helpers import Viewer, act_allowing_retries, wait_health
+
+pytestmark = pytest.mark.both_databases  # the broker beside each database
 
 
 async def play_through_a_broker_outage(one: LiveServer, two: LiveServer, break_broker, mend_broker) -> None:

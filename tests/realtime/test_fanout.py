@@ -14,11 +14,12 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.config import Settings
-from tests.api.helpers import new_player, play_one, start_match, view
+from tests.api.helpers import finish_by_resigning, new_player, play_one, start_match, view
 from tests.api.test_chat import say
-from tests.api.test_rematch import finish_by_resigning
 from tests.conftest import IN_CI, POSTGRES_ADMIN, LiveServer, _admin
-from tests.realtime.test_ws import receive, socket_url
+from tests.realtime.helpers import receive, socket_url
+
+pytestmark = pytest.mark.both_databases  # the broker beside each database
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 

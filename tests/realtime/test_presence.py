@@ -7,12 +7,15 @@ import asyncio
 import time
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
 from app.config import Settings
 from tests.api.helpers import start_match
 from tests.conftest import LiveServer
-from tests.realtime.test_ws import receive, socket_url
+from tests.realtime.helpers import receive, socket_url
+
+pytestmark = pytest.mark.both_databases  # presence is written by every process
 
 
 async def presence(server: LiveServer, match_id: str) -> list[dict]:

@@ -2,49 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from websockets.asyncio.client import connect
 
 from app.rules.base import COMMON_ACTION_TYPES
 from tests.api.helpers import start_match, view
-
-
-async def receive(socket, kind: str | None = None, timeout: float = 10) -> dict:
-    """The next frame (of type ``kind``, skipping others)."""
-    while True:
-        frame = json.loads(await asyncio.wait_for(socket.recv(), timeout))
-        if kind is None or frame["type"] == kind:
-            return frame
-
-
-def socket_url(live_server, match_id: str, player: dict | None = None, **params) -> str:
-    query = {**({"token": player["token"]} if player else {}), **params}
-    return f"{live_server.ws_url}/ws/matches/{match_id}" + (
-        "?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""
-    )
-
-
-async def until_attack(client, match, players):
-    """Play moves until the player to act has an attack; returns (seat, the attack)."""
-    for _ in range(400):
-        current = await view(client, match["id"])
-        seat = current["to_act"][0]
-        mine = await view(client, match["id"], players[seat])
-        attacks = [a for a in mine["legal_actions"] if a["type"] == "attack"]
-        if attacks:
-            return seat, attacks[0], mine["version"]
-        game = [a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
-        # Head for the enemy: prefer moves into the core and the inner ring.
-        game.sort(key=lambda a: (a.get("to", "A")[0] != "C", a.get("to", "A")[0] != "B"))
-        response = await client.post(
-            f"/api/v1/matches/{match['id']}/actions",
-            json={"action": game[0], "version": mine["version"]},
-            headers=players[seat]["headers"],
-        )
-        assert response.status_code == 200
-    raise AssertionError("no attack came up")
+from tests.realtime.helpers import receive, socket_url, until_attack
 
 
 async def test_both_players_and_a_spectator_see_an_attack_and_its_dice_live(client, live_server):

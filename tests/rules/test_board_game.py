@@ -8,7 +8,7 @@ import pytest
 
 from app.rules import registry
 from app.rules.board_game import BoardGame, BoardView
-from tests.rules.test_conformance import play_randomly
+from tests.rules.helpers import play_randomly
 
 BOARD_RULESETS = sorted(r for r, ruleset in registry().items() if isinstance(ruleset, BoardGame))
 OPTIONS = {"dalsiandon": [{}, {"teams": "random"}], "simeone": [{}], "courtier": [{"first": "random"}]}

@@ -15,8 +15,8 @@ from app.rules.dalsiandon import DRAFT_NUMBERS, CombatRay, DalsiandonOptions, Da
 from app.rules.dice import Dice
 from app.rules.kelly import Piece
 from app.rules.odds import attack_odds
+from tests.rules.helpers import play_randomly
 from tests.rules.scripted import ScriptedDice
-from tests.rules.test_conformance import play_randomly
 
 dals = get_ruleset("dalsiandon")
 ADVANCED = ("king_of_the_center", "death_push", "nowhere_is_safe", "twenty_sides_of_terror", "rays_of_death")

@@ -10,8 +10,8 @@ from app.rules.creatures import KELLY_CREATURES, KELLY_D20_DICE, secondary_die
 from app.rules.dice import Dice
 from app.rules.kelly import Piece
 from app.rules.kelly_d20 import KellyD20State
+from tests.rules.helpers import play_randomly
 from tests.rules.scripted import ScriptedDice
-from tests.rules.test_conformance import play_randomly
 
 d20 = get_ruleset("kelly-d20")
 

@@ -19,9 +19,9 @@ from jsonschema import Draft202012Validator
 from app.rules import registry
 from app.rules.base import Ruleset
 from app.rules.dice import Dice
-from tests.rules.test_conformance import play_randomly
-from tests.rules.test_courtier import move as courtier_move
-from tests.rules.test_courtier import position as courtier_position
+from tests.rules.courtier_positions import move as courtier_move
+from tests.rules.courtier_positions import position as courtier_position
+from tests.rules.helpers import play_randomly
 
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "kelly": [{}],

@@ -20,7 +20,7 @@ from app.rules.simeone import (
     battle_chances,
     battle_result,
 )
-from tests.rules.test_conformance import play_randomly
+from tests.rules.helpers import play_randomly
 
 F = Fraction
 RULES = Simeone()

@@ -1,0 +1,32 @@
+"""Shared by the bots' tests: positions along random games of each ruleset."""
+
+from __future__ import annotations
+
+from app.rules import registry
+from tests.rules.helpers import play_randomly
+
+OPTION_SETS = {
+    "kelly": [{}],
+    "kelly-d20": [{}],
+    "dalsiandon": [
+        {},
+        {"teams": "random", "death_push": True, "rays_of_death": True},
+        {"nowhere_is_safe": True, "king_of_the_center": True, "twenty_sides_of_terror": True},
+    ],
+    "simeone": [{}, {"center_point": "end_of_round", "points_to_win": 0}],
+    "orbit-chess": [{}],
+    "courtier": [{"first": "random"}],
+    "eote": [{}, {"initial_ranks_check": True}],
+}
+
+
+def positions(ruleset_id: str, games: int = 2, every: int = 7):
+    """(options, state, seat to act) along random games of the ruleset, set-up steps included."""
+    ruleset = registry()[ruleset_id]
+    for options in OPTION_SETS[ruleset_id]:
+        for game in range(games):
+            _, _, states = play_randomly(ruleset, 1000 + game, options)
+            for i, state in enumerate(states):
+                to_act = ruleset.to_act(state)
+                if to_act and (i % every == 0 or i < 3):
+                    yield state, to_act[0]
