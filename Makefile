@@ -8,6 +8,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist workers: one a core (each with its own servers, databases and Chromium).
+TEST_WORKERS ?= auto
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test install install-test vendor chromium postgres redis lint bench axe
@@ -71,10 +73,13 @@ postgres:
 	@pg_isready -h 127.0.0.1 -p 5432
 
 # axe-core (the accessibility checker the browser tests inject into pages), from npm.
-AXE_VERSION := 4.10.3
-AXE := .cache/node/node_modules/axe-core/axe.min.js
+# Its version is set here alone: the stamp names it, so a new version installs afresh,
+# and the browser tests refuse to run with another version than this one.
+AXE_VERSION := 4.14.1
+AXE := .cache/node/axe-core-$(AXE_VERSION).installed
 $(AXE):
 	npm install --silent --no-save --no-audit --no-fund --prefix .cache/node axe-core@$(AXE_VERSION)
+	touch $@
 
 axe: $(AXE)
 
@@ -86,7 +91,8 @@ redis:
 
 test: install-test chromium postgres redis axe
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	node --test tests/js/
+	$(BIN)/pytest -n $(TEST_WORKERS)
 
 lint: install-test
 	$(BIN)/ruff check .

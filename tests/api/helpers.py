@@ -169,3 +169,9 @@ async def drop_server_connections(database_url: str) -> int:
         )
     finally:
         await connection.close()
+
+
+async def say(client, match_id: str, player: dict, text: str, channel: str = "players") -> httpx.Response:
+    return await client.post(
+        f"/api/v1/matches/{match_id}/chat", json={"text": text, "channel": channel}, headers=player["headers"]
+    )

@@ -8,15 +8,9 @@ from jsonschema import Draft202012Validator
 from websockets.asyncio.client import connect
 
 from app.config import Settings
-from tests.api.helpers import start_match
+from tests.api.helpers import say, start_match
 from tests.conftest import LiveServer, new_player
 from tests.realtime.helpers import receive, socket_url
-
-
-async def say(client, match_id: str, player: dict, text: str, channel: str = "players") -> httpx.Response:
-    return await client.post(
-        f"/api/v1/matches/{match_id}/chat", json={"text": text, "channel": channel}, headers=player["headers"]
-    )
 
 
 async def messages(client, match_id: str, player: dict | None = None, **params) -> httpx.Response:

@@ -1,8 +1,11 @@
-"""Shared by the bots' tests: positions along random games of each ruleset."""
+"""Shared by the bots' tests: positions along random games of each ruleset, and waiting for a bot."""
 
 from __future__ import annotations
 
+import asyncio
+
 from app.rules import registry
+from tests.api.helpers import view
 from tests.rules.helpers import play_randomly
 
 OPTION_SETS = {
@@ -30,3 +33,13 @@ def positions(ruleset_id: str, games: int = 2, every: int = 7):
                 to_act = ruleset.to_act(state)
                 if to_act and (i % every == 0 or i < 3):
                     yield state, to_act[0]
+
+
+async def wait_for(client, match_id, done, player=None, limit_s: float = 180.0):
+    """Poll the match until ``done(view)``; a bot that stalls fails the test."""
+    for _ in range(int(limit_s / 0.1)):
+        current = await view(client, match_id, player)
+        if done(current):
+            return current
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the match did not get there: {current['status']} v{current['version']}")

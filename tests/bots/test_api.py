@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from app.rules import registry
 from tests.api.helpers import dice_for_a_reroll, view
+from tests.bots.helpers import wait_for
 from tests.conftest import new_player
-
-
-async def wait_for(client, match_id, done, player=None, limit_s: float = 180.0):
-    """Poll the match until ``done(view)``; a bot that stalls fails the test."""
-    for _ in range(int(limit_s / 0.1)):
-        current = await view(client, match_id, player)
-        if done(current):
-            return current
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"the match did not get there: {current['status']} v{current['version']}")
 
 
 async def control(client, match_id, gm, kind, **fields):

@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from app.config import Settings
-from tests.bots.test_api import wait_for
+from tests.bots.helpers import wait_for
 from tests.conftest import LiveServer, new_player
 
 pytestmark = pytest.mark.both_databases  # what a database keeps across a restart

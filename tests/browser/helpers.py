@@ -4,14 +4,28 @@ highlighted space. The choice of action reads the page's own legal actions."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+import httpx
 from playwright.sync_api import Page, expect
 
 from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.board import NEIGHBOURS
 from app.rules.board import distance as board_distance
 from tests.browser.conftest import rest_act, rest_view
+
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def open_page(context, url: str) -> Page:
+    """A new page of ``context`` at ``url`` that keeps its JavaScript errors (``page.js_errors``)."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors  # type: ignore[attr-defined]
+    page.goto(url)
+    return page
 
 
 def view(page: Page) -> dict[str, Any]:
@@ -26,6 +40,53 @@ def wait_for_version(page: Page, at_least: int, timeout: float = 10_000) -> None
     page.wait_for_function(
         "v => Number(document.getElementById('match').dataset.version) >= v", arg=at_least, timeout=timeout
     )
+
+
+# --- a page is ready: all it loads after the page itself is shown ------------------------
+# (what the tests assert on, never a quiet network: the pages poll and keep a socket open)
+
+
+def match_page_ready(page: Page, seated: int = 2) -> None:
+    """The match page shows the match live (its version drawn), the moves so far in the
+    log, who is at the table (``seated`` players) and the latest dice at rest."""
+    expect(page.locator("#connection")).to_have_text("Live")
+    expect(page.locator("#match")).to_have_attribute("data-version", re.compile(r"^\d+$"))
+    expect(page.locator("#log")).to_have_attribute("aria-busy", "false")
+    expect(page.locator("#log li[data-version]").first).to_be_attached()
+    expect(page.locator("#presence li")).to_have_count(seated)
+    expect(page.locator("#dice-tray")).not_to_have_attribute("data-state", "rolling")
+
+
+def table_ready(page: Page, server, match_id: str) -> None:
+    """The table view shows the match live, the last lines of its log, and the latest
+    dice at rest (the screen fitted to them)."""
+    expect(page.locator("#tv-connection")).to_have_text("Live")
+    entries = httpx.get(f"{server.url}/api/v1/matches/{match_id}/events?after=0", timeout=30).json()["events"]
+    expect(page.locator("#tv-log li")).to_have_count(min(6, len(entries)))
+    expect(page.locator("#tv-roll")).not_to_have_attribute("data-state", "rolling")
+
+
+def resize(page: Page, width: int, height: int) -> None:
+    """Resize the window and wait until the page has drawn itself at the new size: two
+    frames after the resize event, the page's own render (on the first) is done."""
+    if page.viewport_size == {"width": width, "height": height}:
+        return
+    page.evaluate(
+        """() => window.__drawnAt || addEventListener('resize', () => requestAnimationFrame(() =>
+            requestAnimationFrame(() => { window.__drawnAt = [innerWidth, innerHeight]; })))"""
+    )
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(
+        "([w, h]) => window.__drawnAt && window.__drawnAt[0] === w && window.__drawnAt[1] === h",
+        arg=[width, height],
+    )
+
+
+def replay_ready(page: Page, version: int, latest: int) -> None:
+    """The replay shows ``version`` of ``latest``, with that step's dice at rest."""
+    expect(page.locator("#position")).to_have_text(f"Version {version} of {latest}")
+    expect(page.locator("#replay")).to_have_attribute("data-version", str(version))
+    expect(page.locator("#dice-tray")).not_to_have_attribute("data-state", "rolling")
 
 
 def distance(start: str, goals: set[str]) -> int:

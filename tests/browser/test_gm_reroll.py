@@ -9,8 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.api.helpers import dice_for_a_reroll
 from tests.browser.conftest import auth, join_match, new_player, rest_act, rest_view, signed_in
-from tests.browser.helpers import wait_for_version
-from tests.browser.test_gm_session import DESKTOP, open_page
+from tests.browser.helpers import DESKTOP, open_page, wait_for_version
 
 OPTIONS = {"initial_ranks_check": True, "sheets": [{"name": "Han"}, {"name": "Greedo"}]}
 WAITING = "Han (Light) asked for a re-roll: waiting for the game master to grant or refuse it"

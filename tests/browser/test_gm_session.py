@@ -15,9 +15,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.rules.base import COMMON_ACTION_TYPES
-from tests.browser.helpers import aggressive_choice, play_any, play_by_clicking, view, wait_for_version
+from tests.browser.helpers import (
+    DESKTOP,
+    aggressive_choice,
+    open_page,
+    play_any,
+    play_by_clicking,
+    view,
+    wait_for_version,
+)
 
-DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 TV = {"width": 1600, "height": 900}
 
@@ -27,15 +34,6 @@ EDITS = {
     "eote": ("options.sheets.0.intellect", "9", "must be at most 6", "4"),
     "kelly": ("options.turns_without_kill", "-5", "must be at least 0", "60"),
 }
-
-
-def open_page(context, url: str) -> Page:
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.js_errors = errors  # type: ignore[attr-defined]
-    page.goto(url)
-    return page
 
 
 class Session:

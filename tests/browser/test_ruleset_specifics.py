@@ -18,7 +18,7 @@ from app.rules import registry
 from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.dice import Dice
 from tests.browser.conftest import auth, join_match, new_player, rest_act, rest_view, signed_in
-from tests.browser.helpers import acting_page, click_space, view, wait_for_version
+from tests.browser.helpers import acting_page, click_space, resize, view, wait_for_version
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 800}
@@ -100,14 +100,13 @@ def open_page(server, new_context, player, match_id, viewport=DESKTOP) -> Page:
 
 def shots(page: Page, artifacts, name: str) -> None:
     """Desktop and phone screenshots; the phone page must not scroll sideways."""
-    page.set_viewport_size(DESKTOP)
+    resize(page, **DESKTOP)
     page.screenshot(path=artifacts / f"specifics-{name}-desktop.png", full_page=True)
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(100)
+    resize(page, **PHONE)
     page.screenshot(path=artifacts / f"specifics-{name}-375.png", full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a 375px screen"
-    page.set_viewport_size(DESKTOP)
+    resize(page, **DESKTOP)
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 

@@ -14,8 +14,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.config import Settings
-from tests.api.helpers import finish_by_resigning, new_player, play_one, start_match, view
-from tests.api.test_chat import say
+from tests.api.helpers import finish_by_resigning, new_player, play_one, say, start_match, view
 from tests.conftest import IN_CI, POSTGRES_ADMIN, LiveServer, _admin
 from tests.realtime.helpers import receive, socket_url
 

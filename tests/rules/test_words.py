@@ -4,14 +4,18 @@ owner and name, creatures by the legend, dice as players say them."""
 
 from __future__ import annotations
 
+import random
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from app.rules import get_ruleset, registry
-from app.rules.base import Ruleset
+from app.rules.base import COMMON_ACTION_TYPES, Ruleset
 from app.rules.dice import Dice
 from app.rules.words import Words, dice_words
+from app.services.views import event_text
 
 PLAYERS = {0: "Lyn", 1: "Dorn"}
 
@@ -334,3 +338,78 @@ def test_the_deal_names_the_seat_that_gets_the_first_four(ruleset_id, options):
     text = words.roll(deal)
     assert "the first four to Blue" in text, text
     assert "seat 0" not in text
+
+
+# --- what the words never show: ids, option keys, dice notation ---------------------------
+
+DICE_NOTATION = re.compile(r"\bd\d+:\d")  # "d6:4"
+SNAKE_CASE = re.compile(r"\b[a-z]+_[a-z_]+\b")  # an option key or an internal name
+
+
+def random_play(rules: Ruleset, seed: int, steps: int = 400) -> Iterator[tuple[Any, list[dict], list[dict]]]:
+    """Seeded random play from the start, attacks preferred (as a player looking for a
+    fight): after the start and after each action, the state, its events and the legal
+    actions of every seat to act."""
+    rng = random.Random(seed)
+    dice = Dice(seed.to_bytes(32, "big"))
+    state, events = rules.start(rules.options({}), dice)
+    for _ in range(steps):
+        to_act = [] if rules.outcome(state) is not None else rules.to_act(state)
+        legal = [action for seat in to_act for action in rules.legal_actions(state, seat)]
+        yield state, events, legal
+        if not to_act:
+            return
+        seat = to_act[0]
+        actions = [a for a in rules.legal_actions(state, seat) if a["type"] not in COMMON_ACTION_TYPES]
+        attacks = [a for a in actions if a["type"] == "attack"]
+        chosen = rng.choice(attacks if attacks and rng.random() < 0.7 else actions)
+        state, events = rules.apply(state, seat, chosen, dice)
+
+
+def piece_ids(events: list[dict[str, Any]], view: dict[str, Any]) -> set[str]:
+    """Every piece id the game has used: in its events and in the view of its last state."""
+    ids: set[str] = set()
+    for event in events:
+        for key in ("piece", "target", "by", "broken_by"):
+            if isinstance(event.get(key), str):
+                ids.add(event[key])
+        ids.update(p for p in event.get("pieces") or [] if isinstance(p, str))
+    for key in ("pieces", "lost", "captured", "defeated", "inactive"):
+        ids.update(p["id"] for p in view.get(key) or [] if isinstance(p, dict))
+    return ids
+
+
+def unsaid(text: str, ids: set[str], keys: set[str]) -> list[str]:
+    """What ``text`` shows that a player should never read."""
+    found = [f"piece id {p!r}" for p in ids if re.search(rf"(?<![\w'-]){re.escape(p)}(?![\w'-])", text)]
+    found += [f"dice notation {m!r}" for m in DICE_NOTATION.findall(text)]
+    found += [f"internal name {m!r}" for m in SNAKE_CASE.findall(text)]
+    return found + [f"option key {k!r}" for k in keys if k in text]
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(registry()))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_play_words_no_ids_option_keys_or_dice_notation(ruleset_id, seed):
+    """Every event of a played game, in the words the server writes for each seat and a
+    spectator (app/services/views.py), and every action's label, name pieces by owner
+    and name (never an id), show no option key and say dice as players do ("6 and 1 on
+    two d6", never "d6:4"). The words are written both as the game went and from its
+    last state (as a log fetched afterwards reads): pieces gone from the board too."""
+    rules = get_ruleset(ruleset_id)
+    keys = {k for k in rules.options_schema.model_json_schema().get("properties", {}) if "_" in k}
+    played = list(random_play(rules, seed))
+    events = [event for _, step, _ in played for event in step]
+    last = played[-1][0]
+    ids = piece_ids(events, rules.view(last, None)) | piece_ids([], rules.view(last, 0))
+    assert ids or ruleset_id == "eote", "random play used no pieces"
+    assert len(played) > 20, "random play went on long enough to say something"
+    said: list[tuple[str, str]] = []
+    for seat in (0, 1, None):
+        afterwards = Words(state=rules.view(last, seat), players=PLAYERS, seat_names=rules.seat_names)
+        said += [("afterwards", event_text(rules, e, afterwards)) for e in events]
+        for state, step, _ in played:
+            then = Words(state=rules.view(state, seat), players=PLAYERS, seat_names=rules.seat_names)
+            said += [("as it went", event_text(rules, e, then)) for e in step]
+    said += [("label", a["label"]) for _, _, legal in played for a in legal if "label" in a]
+    wrong = {(when, text): found for when, text in said if (found := unsaid(text, ids, keys))}
+    assert not wrong, wrong

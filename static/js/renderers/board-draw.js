@@ -131,13 +131,19 @@ export function describePiece(view, piece, legend) {
   const state = view.state || {};
   const info = legend[piece.kind] || {};
   const name = piece.name || info.name || humanise(piece.kind);
+  const where = piece.at ? ` on ${piece.at}` : "";
+  return `${seatWord(state, piece.owner)} ${name}${where}${pieceFacts(piece, legend)}`;
+}
+
+// A piece's numbers and states, as describePiece ends: " (attack 2, defence 3), stunned".
+export function pieceFacts(piece, legend) {
+  const info = legend[piece.kind] || {};
   const skip = new Set(["id", "kind", "owner", "at", "name", "moves", "status"]);
   const numbers = Object.entries({ ...info, ...piece })
     .filter(([k, v]) => !skip.has(k) && (typeof v === "number" || (typeof v === "string" && v.length < 6)))
     .map(([k, v]) => `${humanise(k).toLowerCase()} ${asWritten(k, v)}`);
   const flags = Object.entries(piece).filter(([k, v]) => v === true && k !== "id").map(([k]) => humanise(k).toLowerCase());
-  const where = piece.at ? ` on ${piece.at}` : "";
-  return `${seatWord(state, piece.owner)} ${name}${where}${numbers.length ? ` (${numbers.join(", ")})` : ""}${flags.length ? `, ${flags.join(", ")}` : ""}`;
+  return `${numbers.length ? ` (${numbers.join(", ")})` : ""}${flags.length ? `, ${flags.join(", ")}` : ""}`;
 }
 
 export function seatWord(state, seat) {

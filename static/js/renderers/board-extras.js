@@ -9,7 +9,7 @@
 
 import { humanise } from "../state.js";
 import {
-  GEOMETRY, cellShape, describePiece, drawToken, el, emblemOf, monograms, polar, rayAngle, seatWord, setAttr, spaceCentre,
+  GEOMETRY, cellShape, drawToken, el, emblemOf, monograms, pieceFacts, polar, rayAngle, seatWord, setAttr, spaceCentre,
 } from "./board-draw.js";
 
 const isSpace = (s) => typeof s === "string" && /^(C|[AB]([1-9]|1[0-2]))$/.test(s);
@@ -314,7 +314,10 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
       tray.appendChild(heading);
       for (const piece of items) {
         const selectable = reserve.has(piece.id) && !store.busy;
-        const words = `${describePiece({ state }, piece, legend)}: ${piece.status}`;
+        // The name and status the button shows are, in that order, in the words it is
+        // known by (WCAG 2.5.3, label in name): "Blue Kintan Strider, to place (attack 2, …)".
+        const name = store.names[piece.id] || piece.name || nameOf(state, piece.kind);
+        const words = `${seatWord(state, piece.owner)} ${name}, ${piece.status}${pieceFacts(piece, legend)}`;
         const node = html(reserve.has(piece.id) ? "button" : "span", {
           class: "tray-piece reserve-piece", "data-tray-piece": piece.id, "data-status": piece.status, "aria-label": words, title: words,
         });
@@ -326,8 +329,8 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
         }
         const icon = el("svg", { viewBox: "-12 -12 24 24", class: "tray-token", "aria-hidden": "true" });
         drawToken(el("g", { class: "piece" }, icon), piece, emblemOf(piece.kind, glyphs));
-        node.append(icon, html("span", { class: "tray-name" }, store.names[piece.id] || piece.name || nameOf(state, piece.kind)),
-          html("small", {}, piece.status));
+        // A space between name and status: read as two words ("Monnok to place", not "Monnokto place").
+        node.append(icon, html("span", { class: "tray-name" }, name), " ", html("small", {}, piece.status));
         tray.appendChild(node);
       }
     });
