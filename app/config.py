@@ -76,6 +76,11 @@ class Settings(BaseSettings):
     """``smtp://[user:password@]host[:port]`` (``smtps://`` for TLS, ``?starttls=1``);
     unset: no email is sent."""
     smtp_from: str = "Dejarik <dejarik@localhost>"
+    notify_email_quiet_s: float = 900.0
+    """At most one "your turn" e-mail per match and address in this long (and one
+    confirmation per address); the notices between are skipped, not retried."""
+    notify_email_daily_max: int = 50
+    """At most this many e-mails to one address in 24 hours, whoever set it; 0: no ceiling."""
     webhook_allow_private: bool = False
     """Allow webhooks to private, loopback and link-local addresses (tests; a LAN install)."""
     notify_retry_s: float = 2.0
@@ -83,6 +88,14 @@ class Settings(BaseSettings):
     notify_max_attempts: int = 8
     notify_lease_s: float = 60.0
     """A notifier that claimed a delivery and died lets others retry it after this long."""
+    notify_deadline_s: float = 15.0
+    """One delivery's whole time (waiting for a slot, connecting, the reply), at most half
+    the lease: past it, it is a failed try, settled before anyone may claim it again."""
+    webhooks_in_flight: int = 32
+    """Webhook deliveries one process makes at once (and its connections)."""
+    webhooks_per_host: int = 2
+    """Webhook deliveries at once to one destination (an IPv4 address, an IPv6 /64), so a
+    slow receiver holds up only its own notices."""
     notify_poll_s: float = 1.0
     """How often a notifier looks for deliveries due (retries; other processes' writes)."""
     presence_beat_s: float = 20.0

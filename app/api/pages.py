@@ -29,7 +29,17 @@ from app.rules import registry
 from app.services import chat, passkeys
 from app.services.errors import Conflict, Forbidden, Invalid, ServiceError
 from app.services.matches import STATUSES, MatchService, seat_of
-from app.services.players import create_device_link, create_player, player_by_token, rename, use_device_link
+from app.services.players import (
+    confirm_email,
+    create_device_link,
+    create_player,
+    email_link,
+    email_status,
+    player_by_token,
+    rename,
+    unsubscribe_email,
+    use_device_link,
+)
 from app.services.store import MatchRecord
 
 router = APIRouter(include_in_schema=False)
@@ -104,6 +114,8 @@ async def home(request: Request, session: SessionDep, settings: SettingsDep, ser
         "groups": await my_groups(service, player) if player is not None else None,
         "rulesets": ruleset_choices(),
         "bot_levels": LEVELS.values(),
+        "sends_email": bool(settings.smtp_url),
+        "email_status": email_status(player, bool(settings.smtp_url)) if player is not None else None,
     }
     return page(request, "home.html", context)
 
@@ -496,3 +508,45 @@ async def use_device_link_page(
     response = RedirectResponse("/", status_code=303)
     set_token_cookie(response, settings, token)
     return response
+
+
+@router.get("/email/confirm/{secret}", name="confirm_email")
+async def confirm_email_page(secret: str, request: Request, session: SessionDep) -> Response:
+    """A confirmation link opened: a button confirms (a mail scanner fetching the link
+    confirms nothing)."""
+    try:
+        sent = await email_link(session, secret)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    return page(request, "email.html", {"step": "confirm", "address": sent.address})
+
+
+@router.post("/email/confirm/{secret}")
+async def confirm_email_done(secret: str, request: Request, session: SessionDep) -> Response:
+    """The address of the link's mail hears of its player's turns from now on."""
+    try:
+        player = await confirm_email(session, secret)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    return page(request, "email.html", {"step": "confirmed", "address": player.email})
+
+
+@router.get("/email/unsubscribe/{secret}", name="unsubscribe_email")
+async def unsubscribe_email_page(secret: str, request: Request, session: SessionDep) -> Response:
+    """An unsubscribe link opened: a button unsubscribes."""
+    try:
+        sent = await email_link(session, secret)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    return page(request, "email.html", {"step": "unsubscribe", "address": sent.address})
+
+
+@router.post("/email/unsubscribe/{secret}")
+async def unsubscribe_email_done(secret: str, request: Request, session: SessionDep) -> Response:
+    """Unsubscribe, without signing in: the page's button, or a mail client's RFC 8058
+    one-click POST (``List-Unsubscribe=One-Click``)."""
+    try:
+        address = await unsubscribe_email(session, secret)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    return page(request, "email.html", {"step": "unsubscribed", "address": address})

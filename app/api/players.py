@@ -12,10 +12,14 @@ from app.api.deps import CurrentPlayer, RelyingPartyDep, SessionDep, SettingsDep
 from app.api.errors import error_responses
 from app.api.json_input import NO_NUL, SPACE, documented_pattern, storable_fields, storable_json_schema
 from app.api.limits import rate_limit
+from app.config import Settings
+from app.models import Player
 from app.services import passkeys
+from app.services.notifier import EMAIL_SPEC
 from app.services.players import (
     create_device_link,
     create_player,
+    email_status,
     issue_token,
     rename,
     set_notifications,
@@ -159,9 +163,9 @@ async def passkey_login(
     return PlayerWithToken(id=player.id, name=player.name, token=token)
 
 
-EMAIL_PATTERN = rf"^[{SPACE}]*([^@{SPACE}\x00]+@[^@{SPACE}\x00]+\.[^@{SPACE}\x00]+[{SPACE}]*)?$"
-"""An address as ``check_email`` takes it (``name@host.domain``), blanks around it
-stripped; blank alone (or "") turns email off, like null."""
+EMAIL_PATTERN = rf"^[{SPACE}]*({EMAIL_SPEC}[{SPACE}]*)?$"
+"""One address as ``check_email`` takes it (``name@host.domain``; no list, display name
+or comment), blanks around it stripped; blank alone (or "") turns email off, like null."""
 
 
 WEBHOOK_PATTERN = (
@@ -187,25 +191,46 @@ class Notifications(BaseModel):
     email: str | None = Field(
         None,
         max_length=320,
-        description="name@host.domain; null (or blank): no email.",
+        description="One address, name@host.domain; null (or blank): no email. A new address "
+        "is sent a link to confirm it, and hears nothing else until it is confirmed.",
         # Documented for clients; checked by check_email, whose refusal says what is wrong.
         json_schema_extra=documented_pattern(EMAIL_PATTERN),
     )
 
 
-@router.get("/me/notifications", response_model=Notifications)
-async def my_notifications(player: CurrentPlayer) -> Notifications:
-    """Where the caller hears that it is their turn, or that a match of theirs ended."""
-    return Notifications(webhook_url=player.webhook_url, email=player.email)
-
-
-@router.put("/me/notifications", response_model=Notifications)
-async def set_my_notifications(
-    body: Notifications, player: CurrentPlayer, session: SessionDep, settings: SettingsDep
-) -> Notifications:
-    """Set both addresses (null turns one off). A webhook must be an http(s) URL on a
-    public host (422 for private or loopback addresses, unless the server allows them)."""
-    player = await set_notifications(
-        session, player, body.webhook_url, body.email, settings.webhook_allow_private
+class NotificationsOut(BaseModel):
+    webhook_url: str | None
+    email: str | None
+    email_status: Literal["pending", "confirmed", "no_mail"] | None = Field(
+        description="null: no email; pending: a confirmation link was sent to it, and it hears "
+        "nothing else until that link is opened; confirmed: notices go there; no_mail: this "
+        "server sends no email (no SMTP server set up), so the address is not used."
     )
-    return Notifications(webhook_url=player.webhook_url, email=player.email)
+
+
+def notifications_out(player: Player, settings: Settings) -> NotificationsOut:
+    status = email_status(player, bool(settings.smtp_url))
+    return NotificationsOut(webhook_url=player.webhook_url, email=player.email, email_status=status)
+
+
+@router.get("/me/notifications", response_model=NotificationsOut)
+async def my_notifications(player: CurrentPlayer, settings: SettingsDep) -> NotificationsOut:
+    """Where the caller hears that it is their turn, or that a match of theirs ended."""
+    return notifications_out(player, settings)
+
+
+@router.put("/me/notifications", response_model=NotificationsOut)
+async def set_my_notifications(
+    body: Notifications, request: Request, player: CurrentPlayer, session: SessionDep, settings: SettingsDep
+) -> NotificationsOut:
+    """Set both addresses (null turns one off). A webhook must be an http(s) URL on a
+    public host (422 for private or loopback addresses, unless the server allows them).
+    A new email address is pending until its owner opens the link sent to it."""
+    sends_email = bool(settings.smtp_url)
+    player = await set_notifications(
+        session, player, body.webhook_url, body.email, settings.webhook_allow_private, sends_email
+    )
+    notifier = getattr(request.app.state, "notifier", None)
+    if notifier is not None:
+        notifier.poke()  # the confirmation goes now, not at the next poll
+    return notifications_out(player, settings)

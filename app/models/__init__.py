@@ -60,6 +60,9 @@ class Player(Base):
     webhook_url: Mapped[str | None] = mapped_column(String(2000), nullable=True)
     """Where "your turn" and "match finished" are POSTed (Discord-compatible JSON)."""
     email: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    email_confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """When the player opened the confirmation link sent to ``email``; ``None``: pending
+    (only the confirmation itself is sent there). A new address is pending again."""
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     """When a websocket of this player was last seen open (presence)."""
 
@@ -231,7 +234,7 @@ class Outbox(Base):
     channel: Mapped[str] = mapped_column(String(16))
     """``webhook`` or ``email``: the player's address is read when it is delivered."""
     event: Mapped[str] = mapped_column(String(32))
-    """``your_turn`` or ``match_finished``."""
+    """``your_turn``, ``match_finished`` or ``confirm_email`` (a new address's link)."""
     match_id: Mapped[str] = mapped_column(String(32))
     ruleset: Mapped[str] = mapped_column(String(40))
     version: Mapped[int] = mapped_column(Integer)
@@ -244,7 +247,32 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    """``delivered``, ``failed`` (out of tries) or ``skipped`` (no address any more)."""
+    """``delivered``, ``failed`` (out of tries), ``skipped`` (no address any more), or an
+    e-mail not sent: ``unconfirmed`` (the address is pending), ``quiet`` (one went to that
+    address for that match within ``NOTIFY_EMAIL_QUIET_S``), ``daily_cap``
+    (``NOTIFY_EMAIL_DAILY_MAX`` reached)."""
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
 
     __table_args__ = (Index("ix_outbox_due", "done_at", "next_at"),)
+
+
+class EmailSent(Base):
+    """One e-mail sent (or being sent) to an address: the per-recipient caps count these,
+    and the mail's one secret (hashed) confirms the address or unsubscribes it."""
+
+    __tablename__ = "email_sent"
+    __table_args__ = (Index("ix_email_sent_address_at", "address", "sent_at"),)
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """SHA-256 of the secret in the mail's links (``/email/confirm/…``, ``/email/unsubscribe/…``)."""
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    address: Mapped[str] = mapped_column(String(320))
+    """Lower-cased: the caps are per recipient, whoever set the address."""
+    event: Mapped[str] = mapped_column(String(32))
+    match_id: Mapped[str] = mapped_column(String(32))
+    """``""`` for a confirmation."""
+    outbox_id: Mapped[int | None] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), nullable=True)
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

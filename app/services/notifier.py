@@ -8,10 +8,15 @@ server process then delivers it, never on the action's path:
 - it claims due rows with a lease (another process skips them; a process killed
   mid-delivery lets the lease run out, and the row is delivered after all);
 - it reads the player's address at delivery time, re-checks a webhook's host
-  against DNS (no private or loopback targets unless ``WEBHOOK_ALLOW_PRIVATE``),
-  POSTs Discord-compatible JSON, or sends an email through ``SMTP_URL``;
-- a failure is retried with exponential backoff, up to ``NOTIFY_MAX_ATTEMPTS``;
-  a delivered row is marked, never sent again.
+  against DNS (no private or loopback targets unless ``WEBHOOK_ALLOW_PRIVATE``)
+  and connects to the address it checked, POSTs Discord-compatible JSON and reads
+  no more than a few KB of the reply, or sends an email through ``SMTP_URL``;
+- each delivery has one deadline (``NOTIFY_DEADLINE_S``, within half the lease),
+  and a destination has a few deliveries at once at most (``WEBHOOKS_PER_HOST``):
+  a slow receiver holds up only its own notices;
+- a failure is retried with exponential backoff, up to ``NOTIFY_MAX_ATTEMPTS``
+  (a row tried that often is never claimed again); a delivered row is marked,
+  never sent again.
 
 Delivery is at least once: a process killed after the receiver got a message but
 before it marked the row sends it again.
@@ -21,13 +26,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import ipaddress
 import logging
 import re
+import secrets
 import smtplib
 import socket
+from collections.abc import AsyncIterator
 from datetime import timedelta
+from email.errors import HeaderParseError
+from email.headerregistry import Address
 from email.message import EmailMessage
+from email.utils import getaddresses
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -40,13 +51,49 @@ from app.services.store import Store
 
 log = logging.getLogger(__name__)
 
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-SUBJECTS = {"your_turn": "Your turn", "match_finished": "Match finished"}
+ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]"
+EMAIL_SPEC = rf"{ATEXT}+(\.{ATEXT}+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+"
+"""One bare addr-spec (RFC 5322 dot-atom, ASCII): no list, display name, comment,
+quotes or angle brackets, so the address is the message's one recipient."""
+EMAIL = re.compile(rf"^{EMAIL_SPEC}$")
+SUBJECTS = {
+    "your_turn": "Your turn",
+    "match_finished": "Match finished",
+    "confirm_email": "Confirm your address for Dejarik",
+}
 
 
-async def check_webhook_url(url: str, allow_private: bool) -> str:
-    """``url`` if it is an http(s) URL whose host resolves only to public
-    addresses (any address when ``allow_private``); :class:`Invalid` says why not."""
+class Skipped(Exception):
+    """An e-mail not to send (the caps, a pending address): settled with ``outcome``, not retried."""
+
+    def __init__(self, outcome: str) -> None:
+        super().__init__(outcome)
+        self.outcome = outcome
+
+
+REPLY_BYTES = 4096
+"""How much of a webhook's reply is read; the rest is never received (H2)."""
+EMBEDS_IPV4 = tuple(
+    ipaddress.IPv6Network(prefix)
+    for prefix in ("64:ff9b::/96", "64:ff9b:1::/48", "2002::/16", "2001::/32", "::/96", "::ffff:0:0/96")
+)
+"""IPv6 prefixes that carry an IPv4 address (NAT64, 6to4, Teredo, IPv4-compatible and
+-mapped): a gateway may take them to a private IPv4, so webhooks never go there."""
+
+
+def is_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether a webhook may go to ``ip``: a global address outside :data:`EMBEDS_IPV4`."""
+    if isinstance(ip, ipaddress.IPv6Address) and any(ip in prefix for prefix in EMBEDS_IPV4):
+        return False
+    return ip.is_global
+
+
+async def webhook_addresses(
+    url: str, allow_private: bool, resolve: bool = True
+) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    """The addresses ``url``'s host resolves to, each of them public (any address when
+    ``allow_private``); :class:`Invalid` says why not. Without ``resolve`` and with
+    ``allow_private``, only the URL's form is checked (no lookup: nothing is returned)."""
     try:
         parts = urlsplit(url)
     except ValueError as error:  # an unclosed "[", a host that NFKC normalisation changes
@@ -57,27 +104,56 @@ async def check_webhook_url(url: str, allow_private: bool) -> str:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         raise Invalid("webhook_url: the port is not a number from 0 to 65535") from None
-    if allow_private:
-        return url
+    if allow_private and not resolve:
+        return []
     loop = asyncio.get_running_loop()
     try:
         found = await loop.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
         raise Invalid(f"webhook_url: the host {parts.hostname!r} does not resolve") from None
-    for *_, address in found:
-        ip = ipaddress.ip_address(address[0])
-        if not ip.is_global:
+    addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0].partition("%")[0]) for info in found))
+    for ip in addresses:
+        if not allow_private and not is_public(ip):
             raise Invalid(
                 f"webhook_url: {parts.hostname!r} is a private, loopback or reserved address ({ip}); "
                 "webhooks go to public hosts only"
             )
+    return addresses
+
+
+def destination(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    """Whose slots a delivery to ``ip`` takes: the IPv4 address, or the IPv6 /64 (one
+    host's usual share), whatever names or ports point there."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+async def check_webhook_url(url: str, allow_private: bool) -> str:
+    """``url`` if it is an http(s) URL whose host resolves only to public
+    addresses (any address when ``allow_private``); :class:`Invalid` says why not."""
+    await webhook_addresses(url, allow_private, resolve=False)
     return url
 
 
 def check_email(email: str) -> str:
+    """``email`` if it is exactly one address (``name@example.org``); :class:`Invalid`
+    for anything else, a list (``a@b.org,root``) or a display name among them."""
     if len(email) > 320 or not EMAIL.match(email):
-        raise Invalid("email: not an email address (name@example.org)")
+        raise Invalid("email: one address only, as name@example.org (no list, name or comment)")
+    try:
+        parsed = Address(addr_spec=email)
+    except (ValueError, IndexError, HeaderParseError):
+        raise Invalid("email: one address only, as name@example.org (no list, name or comment)") from None
+    if parsed.addr_spec != email or getaddresses([email]) != [("", email)]:
+        raise Invalid("email: one address only, as name@example.org (no list, name or comment)")
     return email
+
+
+def defanged(text: str) -> str:
+    """``text`` with nothing a mail client would show as a link (names are chosen by
+    players): ``evil.example/x`` reads ``evil[.]example/x``, ``http://`` ``http[:]//``."""
+    return re.sub(r"(?<=\w)\.(?=\w)", "[.]", text.replace("://", "[:]//"))
 
 
 def payload(row: dict[str, Any], site_url: str) -> dict[str, Any]:
@@ -90,13 +166,18 @@ def payload(row: dict[str, Any], site_url: str) -> dict[str, Any]:
     }
 
 
-def send_email(smtp_url: str, sender: str, to: str, subject: str, text: str) -> None:
-    """One email through ``smtp_url`` (blocking: run it in a thread)."""
+def send_email(smtp_url: str, sender: str, to: str, subject: str, text: str, unsubscribe: str = "") -> None:
+    """One email to the one address ``to`` through ``smtp_url`` (blocking: run it in a
+    thread), with RFC 8058 one-click ``unsubscribe`` headers when given."""
+    to = check_email(to)
     parts = urlsplit(smtp_url)
     tls = parts.scheme == "smtps"
     starttls = parse_qs(parts.query).get("starttls", ["0"])[0] in ("1", "true", "yes")
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, to, subject
+    if unsubscribe:
+        message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(text)
     kind = smtplib.SMTP_SSL if tls else smtplib.SMTP
     with kind(parts.hostname or "localhost", parts.port or (465 if tls else 25), timeout=20) as smtp:
@@ -104,7 +185,7 @@ def send_email(smtp_url: str, sender: str, to: str, subject: str, text: str) -> 
             smtp.starttls()
         if parts.username:
             smtp.login(unquote(parts.username), unquote(parts.password or ""))
-        smtp.send_message(message)
+        smtp.send_message(message, to_addrs=[to])
 
 
 class Notifier:
@@ -118,9 +199,17 @@ class Notifier:
         self._loop: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
         self._http: httpx.AsyncClient | None = None
+        self._posting = asyncio.Semaphore(settings.webhooks_in_flight)
+        self._hosts: dict[str, tuple[asyncio.Semaphore, int]] = {}  # destination -> (its slots, users)
+
+    def deadline_s(self) -> float:
+        """How long one delivery may take in all, well within its lease (so a row is
+        settled before anyone may claim it again)."""
+        return min(self.settings.notify_deadline_s, self.settings.notify_lease_s / 2)
 
     async def start(self) -> None:
-        self._http = httpx.AsyncClient(timeout=10, follow_redirects=False)
+        limits = httpx.Limits(max_connections=self.settings.webhooks_in_flight, max_keepalive_connections=0)
+        self._http = httpx.AsyncClient(timeout=10, follow_redirects=False, limits=limits)
         self._loop = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
@@ -149,7 +238,10 @@ class Notifier:
     async def deliver_due(self) -> None:
         """Claim the rows due now and deliver each in a task of its own (a slow
         receiver holds up nobody else)."""
-        for row in await self.store.claim_notices(self.now(), self.settings.notify_lease_s):
+        settings = self.settings
+        for row in await self.store.claim_notices(
+            self.now(), settings.notify_lease_s, max_attempts=settings.notify_max_attempts
+        ):
             task = asyncio.create_task(self._deliver(row))
             self._sending.add(task)
             task.add_done_callback(self._sending.discard)
@@ -161,7 +253,12 @@ class Notifier:
                 await self.store.settle_notice(row["id"], done_at=self.now(), outcome="skipped")
                 return
             try:
-                await self._send(row, address)
+                async with asyncio.timeout(self.deadline_s()):  # the whole delivery, not each read
+                    await self._send(row, address)
+            except Skipped as skip:
+                await self.store.settle_notice(row["id"], done_at=self.now(), outcome=skip.outcome)
+            except TimeoutError as error:  # the deadline's says nothing; a socket's says "timed out"
+                await self._failed(row, f"TimeoutError: {error or f'not done in {self.deadline_s():g} s'}")
             except Exception as error:
                 await self._failed(row, f"{type(error).__name__}: {error}"[:500])
             else:
@@ -171,18 +268,103 @@ class Notifier:
         except Exception:  # settling failed: the lease runs out and the row is tried again
             log.exception("settling outbox row %s failed", row["id"])
 
+    async def _post_webhook(self, url: str, body: dict[str, Any]) -> None:
+        """POST ``body`` to ``url`` at an address its host was just checked to resolve to
+        (httpx looks nothing up again), within its destination's slots and the process's;
+        the reply's status counts, and no more than :data:`REPLY_BYTES` of it is read."""
+        addresses = await webhook_addresses(url, self.settings.webhook_allow_private)
+        target = httpx.URL(url)
+        headers = {"Host": target.netloc.decode("ascii")}
+        extensions = {"sni_hostname": target.raw_host.decode("ascii")} if target.scheme == "https" else {}
+        assert self._http is not None and addresses
+        failure: httpx.ConnectError | None = None
+        for ip in addresses:  # as httpx would: the next address when one refuses the connection
+            async with self._slot(destination(ip)), self._posting:
+                request = self._http.build_request(
+                    "POST", target.copy_with(host=str(ip)), json=body, headers=headers, extensions=extensions
+                )
+                try:
+                    response = await self._http.send(request, stream=True)
+                except httpx.ConnectError as error:
+                    failure = error
+                    continue
+                try:
+                    read = 0
+                    async for chunk in response.aiter_raw():
+                        read += len(chunk)
+                        if read >= REPLY_BYTES:
+                            break  # the rest is never read: closing drops the connection
+                    response.raise_for_status()
+                finally:
+                    await response.aclose()
+                return
+        assert failure is not None
+        raise failure
+
+    @contextlib.asynccontextmanager
+    async def _slot(self, where: str) -> AsyncIterator[None]:
+        """One of the ``WEBHOOKS_PER_HOST`` deliveries one destination may have in flight."""
+        slots, users = self._hosts.get(where, (asyncio.Semaphore(self.settings.webhooks_per_host), 0))
+        self._hosts[where] = (slots, users + 1)
+        try:
+            async with slots:
+                yield
+        finally:
+            slots, users = self._hosts[where]
+            if users > 1:
+                self._hosts[where] = (slots, users - 1)
+            else:
+                del self._hosts[where]
+
     async def _send(self, row: dict[str, Any], address: str) -> None:
         body = payload(row, self.settings.site_url())
         if row["channel"] == "webhook":
-            await check_webhook_url(address, self.settings.webhook_allow_private)
-            assert self._http is not None
-            response = await self._http.post(address, json=body)
-            response.raise_for_status()
+            await self._post_webhook(address, body)
+        else:
+            await self._send_email(row, address)
+
+    async def _send_email(self, row: dict[str, Any], address: str) -> None:
+        """One e-mail to the player's one address, within the per-recipient caps, with its
+        own secret for the links to confirm the address (a confirmation) and to unsubscribe."""
+        try:
+            address = check_email(address)  # set before addresses were checked as strictly
+        except Invalid:
+            raise Skipped("skipped") from None
+        secret = secrets.token_urlsafe(24)
+        token_hash = hashlib.sha256(secret.encode()).hexdigest()
+        refusal = await self.store.reserve_email(
+            row,
+            token_hash,
+            self.now(),
+            self.settings.notify_email_quiet_s,
+            self.settings.notify_email_daily_max,
+        )
+        if refusal is not None:
+            raise Skipped(refusal)
+        site = self.settings.site_url()
+        unsubscribe = f"{site}/email/unsubscribe/{secret}"
+        if row["event"] == "confirm_email":
+            subject = SUBJECTS["confirm_email"]
+            text = (
+                f"Someone asked {site} to send Dejarik notices (your turn, match finished) to this "
+                "address. If it was you, open this link and press Confirm:\n\n"
+                f"{site}/email/confirm/{secret}\n\n"
+                "If it was not you, ignore this e-mail: nothing else is sent to an address until it is "
+                "confirmed."
+            )
         else:
             subject = f"{SUBJECTS.get(row['event'], 'Dejarik')}: {row['ruleset']}"
+            text = f"{defanged(row['text'])} {site}/matches/{row['match_id']}"  # the webhook's words
+        text += f"\n\n--\nNo more e-mails from {site}, in one click: {unsubscribe}\n"
+        try:
+            settings = self.settings
             await asyncio.to_thread(
-                send_email, self.settings.smtp_url, self.settings.smtp_from, address, subject, body["content"]
+                send_email, settings.smtp_url, settings.smtp_from, address, subject, text, unsubscribe
             )
+        except BaseException:
+            with contextlib.suppress(Exception):  # not sent: it counts for no cap
+                await self.store.release_email(token_hash)
+            raise
 
     async def _failed(self, row: dict[str, Any], error: str) -> None:
         if row["attempts"] >= self.settings.notify_max_attempts:

@@ -8,15 +8,17 @@ import secrets
 import unicodedata
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import DeviceLink, Player, PlayerToken, utcnow
+from app.models import DeviceLink, EmailSent, Outbox, Player, PlayerToken, utcnow
 from app.services.errors import Gone, Invalid
 from app.services.notifier import check_email, check_webhook_url
 
 MAX_NAME = 40
 DEVICE_LINK_LIFETIME = timedelta(minutes=10)
+CONFIRM_WITHIN = timedelta(days=7)
+"""How long an e-mail's confirmation link works."""
 
 
 def hash_token(token: str) -> str:
@@ -128,12 +130,92 @@ async def use_device_link(session: AsyncSession, secret: str) -> tuple[Player, s
 
 
 async def set_notifications(
-    session: AsyncSession, player: Player, webhook_url: str | None, email: str | None, allow_private: bool
+    session: AsyncSession,
+    player: Player,
+    webhook_url: str | None,
+    email: str | None,
+    allow_private: bool,
+    sends_email: bool = True,
 ) -> Player:
-    """Where ``player`` hears of their turns; ``None`` (or empty) turns a channel off."""
+    """Where ``player`` hears of their turns; ``None`` (or empty) turns a channel off.
+    A new address is pending: it is sent a confirmation link (when the server
+    ``sends_email``) and nothing else until the link is opened. Saving a pending
+    address again sends another (the caps keep that from becoming a flood)."""
     webhook_url = (webhook_url or "").strip() or None
     email = (email or "").strip() or None
     player.webhook_url = await check_webhook_url(webhook_url, allow_private) if webhook_url else None
-    player.email = check_email(email) if email else None
+    email = check_email(email) if email else None
+    if email != player.email:
+        player.email, player.email_confirmed_at = email, None
+    if email and sends_email and player.email_confirmed_at is None:
+        now = utcnow()  # the confirmation goes through the outbox, like every notice
+        session.add(
+            Outbox(
+                player_id=player.id,
+                channel="email",
+                event="confirm_email",
+                match_id="",
+                ruleset="",
+                version=0,
+                text="",
+                created_at=now,
+                next_at=now,
+                attempts=0,
+            )
+        )
     await session.commit()
     return player
+
+
+def email_status(player: Player, sends_email: bool) -> str | None:
+    """``None`` (no address), ``pending``, ``confirmed``, or ``no_mail``: this server
+    sends no e-mail (``SMTP_URL`` unset), so the address is not used."""
+    if not player.email:
+        return None
+    if not sends_email:
+        return "no_mail"
+    return "confirmed" if player.email_confirmed_at is not None else "pending"
+
+
+async def _sent(session: AsyncSession, secret: str) -> EmailSent | None:
+    if not 0 < len(secret) <= 200:
+        return None
+    return await session.scalar(select(EmailSent).where(EmailSent.token_hash == hash_token(secret)))
+
+
+async def email_link(session: AsyncSession, secret: str) -> EmailSent:
+    """The e-mail whose link holds ``secret``; ``Gone`` when there is none."""
+    sent = await _sent(session, secret)
+    if sent is None:
+        raise Gone("this e-mail link is not valid")
+    return sent
+
+
+async def confirm_email(session: AsyncSession, secret: str) -> Player:
+    """The confirmation link of a pending address was opened: notices go there from now."""
+    sent = await email_link(session, secret)
+    if sent.event != "confirm_email":
+        raise Gone("this e-mail link is not a confirmation link")
+    if as_utc(sent.sent_at) + CONFIRM_WITHIN <= utcnow():
+        raise Gone("this confirmation link has expired (links last 7 days): set the address again")
+    player = await session.get(Player, sent.player_id)
+    assert player is not None  # the row's foreign key keeps its player
+    if (player.email or "").lower() != sent.address:
+        raise Gone("this address is no longer the one set for notices: nothing was changed")
+    if player.email_confirmed_at is None:
+        player.email_confirmed_at = utcnow()
+        await session.commit()
+    return player
+
+
+async def unsubscribe_email(session: AsyncSession, secret: str) -> str:
+    """An e-mail's unsubscribe link (RFC 8058 one-click): its address hears no more,
+    whoever set it. The address; unsubscribing twice changes nothing."""
+    sent = await email_link(session, secret)
+    await session.execute(
+        update(Player)
+        .where(func.lower(Player.email) == sent.address)
+        .values(email=None, email_confirmed_at=None)
+    )
+    await session.commit()
+    return sent.address

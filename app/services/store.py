@@ -19,13 +19,13 @@ from typing import Any
 
 import asyncpg
 import orjson
-from sqlalchemy import Executable, bindparam, exists, insert, or_, select, update
+from sqlalchemy import Executable, bindparam, delete, exists, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import aliased
 
 from app.db import json_text
-from app.models import LogEntry, Match, Outbox, Player, Seat
+from app.models import EmailSent, LogEntry, Match, Outbox, Player, Seat
 from app.rules.dice import SCHEME_V1
 from app.rules.log import Entry
 from app.services.errors import NotFound, Unavailable
@@ -35,6 +35,7 @@ SEATS = Seat.__table__
 PLAYERS = Player.__table__
 MATCH_LOG = LogEntry.__table__
 OUTBOX = Outbox.__table__
+EMAIL_SENT = EmailSent.__table__
 
 
 @dataclass(frozen=True)
@@ -392,16 +393,23 @@ class Store:
 
     # --- the outbox and presence -------------------------------------------------
 
-    async def claim_notices(self, now: datetime, lease_s: float, limit: int = 20) -> list[dict[str, Any]]:
+    async def claim_notices(
+        self, now: datetime, lease_s: float, limit: int = 20, max_attempts: int | None = None
+    ) -> list[dict[str, Any]]:
         """Due, undelivered outbox rows, each with its player's current addresses,
         leased to the caller for ``lease_s`` seconds (another notifier skips them
-        until then; a notifier that dies lets its lease run out)."""
+        until then; a notifier that dies lets its lease run out). A row tried
+        ``max_attempts`` times already is never claimed: once its lease is out, it is
+        given up (``outcome`` ``failed``)."""
+        free = or_(OUTBOX.c.lease_until.is_(None), OUTBOX.c.lease_until < now)
+        spent = OUTBOX.c.attempts >= max_attempts if max_attempts is not None else None
         due = (
             select(OUTBOX.c.id)
             .where(
                 OUTBOX.c.done_at.is_(None),
                 OUTBOX.c.next_at <= now,
-                or_(OUTBOX.c.lease_until.is_(None), OUTBOX.c.lease_until < now),
+                free,
+                *([~spent] if spent is not None else []),
             )
             .order_by(OUTBOX.c.id)
             .limit(limit)
@@ -414,6 +422,9 @@ class Store:
             .returning(*OUTBOX.c)
         )
         async with self._writing(), self.engine.begin() as connection:
+            if spent is not None:
+                give_up = update(OUTBOX).where(OUTBOX.c.done_at.is_(None), free, spent)
+                await connection.execute(give_up.values(done_at=now, outcome="failed", lease_until=None))
             rows = [dict(row._mapping) for row in await connection.execute(claim)]
             if not rows:
                 return []
@@ -432,6 +443,71 @@ class Store:
             await connection.execute(
                 update(OUTBOX).where(OUTBOX.c.id == notice_id).values(lease_until=None, **values)
             )
+
+    async def reserve_email(
+        self, row: Mapping[str, Any], token_hash: str, now: datetime, quiet_s: float, daily_max: int
+    ) -> str | None:
+        """Record the e-mail outbox ``row`` is about to send (its links' secret hashed
+        as ``token_hash``), or say why it must not be sent: ``skipped`` (the player's
+        address changed or is gone), ``unconfirmed`` (only a confirmation goes to a
+        pending address, and none to a confirmed one), ``quiet`` or ``daily_cap``."""
+        async with self._writing(), self.engine.begin() as connection:
+            whose = select(PLAYERS.c.email, PLAYERS.c.email_confirmed_at)
+            whose = whose.where(PLAYERS.c.id == row["player_id"])
+            player = (await connection.execute(whose)).first()
+            if player is None or not player.email:
+                return "skipped"
+            confirmed = player.email_confirmed_at is not None
+            if row["event"] == "confirm_email" and confirmed:
+                return "skipped"
+            if row["event"] != "confirm_email" and not confirmed:
+                return "unconfirmed"
+            address = player.email.lower()
+            await self._lock_address(connection, address)
+            earlier = or_(EMAIL_SENT.c.outbox_id.is_(None), EMAIL_SENT.c.outbox_id != row["id"])
+            if row["event"] in ("your_turn", "confirm_email") and quiet_s > 0:
+                recent = await connection.scalar(
+                    select(EMAIL_SENT.c.id).where(
+                        EMAIL_SENT.c.address == address,
+                        EMAIL_SENT.c.event == row["event"],
+                        EMAIL_SENT.c.match_id == row["match_id"],
+                        EMAIL_SENT.c.sent_at > now - timedelta(seconds=quiet_s),
+                        earlier,
+                    )
+                )
+                if recent is not None:
+                    return "quiet"
+            if daily_max > 0:
+                today = await connection.scalar(
+                    select(func.count()).where(
+                        EMAIL_SENT.c.address == address,
+                        EMAIL_SENT.c.sent_at > now - timedelta(days=1),
+                        earlier,
+                    )
+                )
+                if today >= daily_max:
+                    return "daily_cap"
+            await connection.execute(
+                insert(EMAIL_SENT).values(
+                    token_hash=token_hash,
+                    player_id=row["player_id"],
+                    address=address,
+                    event=row["event"],
+                    match_id=row["match_id"],
+                    outbox_id=row["id"],
+                    sent_at=now,
+                )
+            )
+        return None
+
+    async def release_email(self, token_hash: str) -> None:
+        """The e-mail recorded as ``token_hash`` was not sent after all: it counts for nothing."""
+        async with self._writing(), self.engine.begin() as connection:
+            await connection.execute(delete(EMAIL_SENT).where(EMAIL_SENT.c.token_hash == token_hash))
+
+    async def _lock_address(self, connection: Any, address: str) -> None:
+        """Held until the transaction ends: the caps' count and insert are one step
+        (SQLite's single writer already makes them so)."""
 
     async def seen(self, player_ids: set[str], now: datetime) -> None:
         """These players have a websocket open now (presence)."""
@@ -485,6 +561,9 @@ class PostgresStore(Store):
     store's own, outside a transaction: no BEGIN and ROLLBACK round trips, and none
     of SQLAlchemy's per-statement work. Each reading is bounded by a record's
     version, and a move's write is a single statement, so none needs one."""
+
+    async def _lock_address(self, connection: Any, address: str) -> None:
+        await connection.execute(select(func.pg_advisory_xact_lock(func.hashtext(address))))
 
     def __init__(self, engine: AsyncEngine) -> None:
         super().__init__(engine)

@@ -46,7 +46,7 @@ async function saveNotifications(event) {
   const status = document.getElementById("notifications-status");
   const body = {
     webhook_url: form.webhook_url.value.trim() || null,
-    email: form.email.value.trim() || null,
+    email: form.email ? form.email.value.trim() || null : null,
   };
   status.textContent = "Saving…";
   const response = await fetch("/api/v1/players/me/notifications", {
@@ -57,7 +57,11 @@ async function saveNotifications(event) {
   });
   const answer = await response.json().catch(() => ({}));
   status.dataset.state = response.ok ? "saved" : "refused";
-  status.textContent = response.ok ? "Saved." : answer.detail || "That did not work.";
+  if (!response.ok) status.textContent = answer.detail || "That did not work.";
+  else if (answer.email_status === "pending") {
+    status.textContent = `Check your inbox to confirm ${answer.email}: nothing else is sent there until you open the link.`;
+  } else status.textContent = "Saved.";
+  if (form.email) document.querySelector("[data-email-status]")?.remove();
 }
 
 document.getElementById("notifications-form")?.addEventListener("submit", saveNotifications);

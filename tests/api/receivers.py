@@ -20,11 +20,14 @@ DELIVERY_WITHIN_S = 2.0
 
 
 class WebhookReceiver:
-    """Takes JSON POSTs on any path. ``fail_first`` requests are answered 500;
-    while ``hold`` is set, requests are read and then left unanswered."""
+    """Takes JSON POSTs on any path, at ``host`` (any 127.x address) and ``port`` (a
+    free one unless given), and keeps each request's ``Host`` header. ``fail_first``
+    requests are answered 500; while ``hold`` is set, requests are read and then left
+    unanswered."""
 
-    def __init__(self, fail_first: int = 0) -> None:
+    def __init__(self, fail_first: int = 0, host: str = "127.0.0.1", port: int | None = None) -> None:
         self.received: list[tuple[str, dict[str, Any], int]] = []  # (path, body, status answered)
+        self.host_headers: list[str] = []
         self.fail_first = fail_first
         self.hold = threading.Event()
         self.release = threading.Event()
@@ -33,6 +36,7 @@ class WebhookReceiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                receiver.host_headers.append(self.headers["Host"])
                 if receiver.hold.is_set():
                     receiver.received.append((self.path, body, 0))
                     receiver.release.wait(60)
@@ -47,9 +51,9 @@ class WebhookReceiver:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.server = ThreadingHTTPServer((host, port or free_port()), Handler)
         self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.url = f"http://{host}:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def bodies(self, path: str, status: int | None = None) -> list[dict[str, Any]]:
@@ -61,15 +65,80 @@ class WebhookReceiver:
         self.server.server_close()
 
 
+class StreamingReceiver:
+    """Takes JSON POSTs and answers 200 with a reply it streams: ``size`` bytes as fast
+    as the client takes them (a huge reply), or, with ``size=None``, a chunked reply of
+    one byte every ``every_s`` seconds that never ends (a slow receiver). It counts the
+    bytes the client took, the requests, and the most connections it had open at once."""
+
+    def __init__(self, size: int | None, every_s: float = 0.5) -> None:
+        self.bodies: list[dict[str, Any]] = []
+        self.sent = 0
+        self.open = self.most_open = 0
+        lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with lock:
+                    receiver.bodies.append(body)
+                    receiver.open += 1
+                    receiver.most_open = max(receiver.most_open, receiver.open)
+                try:
+                    self.send_response(200)
+                    if size is None:
+                        self.send_header("Transfer-Encoding", "chunked")
+                        self.end_headers()
+                        while True:
+                            self.wfile.write(b"1\r\nx\r\n")
+                            self.wfile.flush()
+                            time.sleep(every_s)
+                    self.send_header("Content-Length", str(size))
+                    self.end_headers()
+                    chunk, left = b"x" * 65536, size
+                    while left > 0:
+                        self.wfile.write(chunk[:left])
+                        with lock:
+                            receiver.sent += min(left, len(chunk))
+                        left -= len(chunk)
+                except OSError:  # the client closed the connection
+                    pass
+                finally:
+                    with lock:
+                        receiver.open -= 1
+                self.close_connection = True
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 256  # many connections at once, as a real server takes them
+            daemon_threads = True
+
+        self.server = Server(("127.0.0.1", free_port()), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
 class SmtpSink:
-    """A real SMTP server (aiosmtpd) that keeps every message it is sent."""
+    """A real SMTP server (aiosmtpd) that keeps every message it is sent, and the
+    recipients each was sent to (``RCPT TO``)."""
 
     def __init__(self) -> None:
         self.messages: list[Any] = []
+        self.recipients: list[list[str]] = []
         sink = self
 
         class Handler:
             async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+                sink.recipients.append(list(envelope.rcpt_tos))
                 sink.messages.append(message_from_bytes(envelope.content, policy=policy.default))
                 return "250 OK"
 
@@ -79,6 +148,10 @@ class SmtpSink:
 
     def to(self, address: str) -> list[Any]:
         return [m for m in self.messages if m["To"] == address]
+
+    def rcpt_to(self, address: str) -> list[list[str]]:
+        """The envelope recipients of each message whose ``To`` is ``address``."""
+        return [r for m, r in zip(self.messages, self.recipients, strict=True) if m["To"] == address]
 
     def close(self) -> None:
         self.controller.stop()

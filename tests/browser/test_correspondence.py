@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from app.models import utcnow
 from app.rules.base import COMMON_ACTION_TYPES
+from tests.api.receivers import SmtpSink
 from tests.browser.conftest import auth, join_match, new_player, rest_act, rest_view, signed_in
 
 
@@ -70,17 +71,33 @@ def test_notification_settings_in_the_browser(web_server, new_context):
     lando = new_player(web_server, "Lando")
     page = signed_in(new_context(), web_server, lando).new_page()
     page.goto(web_server.url + "/")
+    # This server has no SMTP server set up: the page says so, and asks for no address.
+    expect(page.locator("[data-email-status]")).to_contain_text("This server sends no email")
+    expect(page.locator("input[name='email']")).to_have_count(0)
     page.fill("input[name='webhook_url']", "http://127.0.0.1:9/hook")
     page.click("#notifications-form button")
     expect(page.locator("#notifications-status")).to_contain_text("private")  # refused, said why
-    page.fill("input[name='webhook_url']", "")
-    page.fill("input[name='email']", "lando@example.org")
-    page.click("#notifications-form button")
-    expect(page.locator("#notifications-status")).to_have_text("Saved.")
-    saved = httpx.get(f"{web_server.url}/api/v1/players/me/notifications", headers=auth(lando)).json()
-    assert saved == {"webhook_url": None, "email": "lando@example.org"}
-    page.reload()
-    expect(page.locator("input[name='email']")).to_have_value("lando@example.org")
+
+    settings = web_server.server.config.app.state.settings  # the notifier's too
+    smtp = SmtpSink()
+    settings.smtp_url = smtp.url
+    try:
+        page.reload()
+        page.fill("input[name='webhook_url']", "")
+        page.fill("input[name='email']", "lando@example.org")
+        page.click("#notifications-form button")
+        expect(page.locator("#notifications-status")).to_have_text(
+            "Check your inbox to confirm lando@example.org: "
+            "nothing else is sent there until you open the link."
+        )
+        saved = httpx.get(f"{web_server.url}/api/v1/players/me/notifications", headers=auth(lando)).json()
+        assert saved == {"webhook_url": None, "email": "lando@example.org", "email_status": "pending"}
+        page.reload()
+        expect(page.locator("input[name='email']")).to_have_value("lando@example.org")
+        expect(page.locator("[data-email-status]")).to_contain_text("Not confirmed yet: check your inbox")
+    finally:
+        settings.smtp_url = ""
+        smtp.close()
 
 
 def test_the_board_counts_down_shows_who_is_here_and_a_claim_wins_on_time(web_server, new_context, artifacts):

@@ -215,6 +215,31 @@ async def test_a_claimed_notice_is_leased_to_one_notifier_until_it_is_settled_or
     assert await claim(now + timedelta(seconds=91 + 61)) == [second]
 
 
+async def test_m1_a_notice_at_its_try_limit_is_never_claimed_again_but_given_up(store):
+    host, guest = await new_player(store), await new_player(store)
+    match = await store.insert(a_match(host, guest), [])
+    after, entry = step(match, 0)
+    assert await store.append(match, after, [entry], (owed(after, guest),))
+    now = after.updated_at
+
+    async def claim(at: datetime) -> list[tuple[int, int]]:
+        rows = await store.claim_notices(at, lease_s=60, max_attempts=2)
+        return [(row["id"], row["attempts"]) for row in rows if row["match_id"] == match.id]
+
+    ((row_id, _),) = await claim(now)
+    assert await claim(now + timedelta(seconds=61)) == [(row_id, 2)]  # its notifier died
+    assert await claim(now + timedelta(seconds=90)) == []  # at the limit, and still leased
+    query = select(Outbox.__table__).where(Outbox.__table__.c.id == row_id)
+    async with store.engine.connect() as connection:
+        assert (await connection.execute(query)).one().done_at is None  # its try may yet succeed
+    # Its lease out (the second notifier died too): not claimed a third time, given up.
+    given_up = now + timedelta(seconds=122)
+    assert await claim(given_up) == []
+    async with store.engine.connect() as connection:
+        row = (await connection.execute(query)).one()
+    assert (row.attempts, row.outcome, row.done_at, row.lease_until) == (2, "failed", given_up, None)
+
+
 async def test_a_claimed_notice_carries_the_players_current_address(store):
     host, guest = await new_player(store), await new_player(store)
     match = await store.insert(a_match(host, guest), [])
