@@ -1,15 +1,16 @@
 # Two commands set up everything on a fresh machine:
 #   make run   - create .venv, install, migrate the embedded SQLite database, serve on :8000
 #   make test  - install the test dependencies (Debian's chromium included), make sure
-#                PostgreSQL is running, and run the whole suite on SQLite and PostgreSQL
+#                PostgreSQL is running, and run the whole suite in parallel (tests/README.md)
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest-xdist workers: one a core (each with its own servers, databases and Chromium).
-TEST_WORKERS ?= auto
+# pytest-xdist workers, each with its own servers, databases and Chromium: one more than
+# the cores, as the tests wait on servers, sockets and pages (docs/performance.md, "The test suite").
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test install install-test vendor chromium postgres redis lint bench axe

@@ -54,10 +54,16 @@ def browser():
 
 @pytest.fixture
 def new_context(browser):
-    """Make fresh browser contexts (separate cookie jars: separate players); closed afterwards."""
+    """Make fresh browser contexts (separate cookie jars: separate players); closed afterwards.
+
+    A context prefers reduced motion unless a test asks otherwise: the pages then show
+    each change at once (a real setting of players', which the pages honour), instead of
+    every test waiting out the dice's tumble and the pieces' slides. The animations have
+    tests of their own (``test_art_and_motion.py``), which ask for motion."""
     contexts = []
 
     def make(**options):
+        options.setdefault("reduced_motion", "reduce")
         context = browser.new_context(**options)
         context.set_default_timeout(10_000)
         contexts.append(context)

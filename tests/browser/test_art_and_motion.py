@@ -28,6 +28,7 @@ FIGURES = {"savrip", "monnok", "ghhhk", "houjix", "strider", "ngok", "klorslug",
 
 
 def open_page(server, new_context, player, match_id, **options) -> Page:
+    options.setdefault("reduced_motion", "no-preference")  # the animations are what is tested
     context = new_context(viewport={"width": 1280, "height": 900}, **options)
     page = signed_in(context, server, player).new_page()
     page.add_init_script(RECORD_ANIMATIONS)
@@ -172,7 +173,7 @@ def test_a_click_where_a_piece_slides_past_reaches_the_space_beneath(web_server,
     lands on the space they aimed at, not on the passing piece. Once it has landed, the
     piece takes clicks again."""
     match_id, players = kelly_pair(web_server)
-    context = new_context(viewport={"width": 1280, "height": 900})
+    context = new_context(viewport={"width": 1280, "height": 900}, reduced_motion="no-preference")
     page = signed_in(context, web_server, players[0]).new_page()
     page.add_init_script(RECORD_CLICKS_DURING_SLIDES)
     page.goto(f"{web_server.url}/matches/{match_id}")

@@ -247,6 +247,8 @@ def test_game_master_buttons_are_grouped_and_a_pause_is_announced(web_server, ne
         signed_in(new_context(viewport=DESKTOP), web_server, players[0]), web_server, f"/matches/{match_id}"
     )
     expect(page.locator("#connection")).to_have_text("Live")
+    # The socket is open before its snapshot arrives: the view to extend is there only then.
+    page.wait_for_function("() => window.__dejarik.store.view !== null")
     page.evaluate(
         """() => { const s = window.__dejarik.store;
             s.update({view: {...s.view, paused: true, legal_actions: [...s.view.legal_actions,
