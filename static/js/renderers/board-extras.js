@@ -234,9 +234,11 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
         const owner = n.taken_by !== null && n.taken_by !== undefined ? seatMark(state, n.taken_by) : html("span", { class: "free" }, "free");
         if (offer.has(n.kind) && !store.busy) {
           const index = offer.get(n.kind);
+          // The words it shows, in order, begin the words it is known by (WCAG 2.5.3, label in name).
+          const action = classified.buttons[index].label || `Draft ${n.name}`;
           const button = html("button", { type: "button", class: "draft-pick", "data-action-index": String(index), "data-action-type": "draft",
-            "aria-label": classified.buttons[index].label || `Draft ${n.name}` });
-          button.append(...label, html("span", { class: "free" }, "choose"));
+            "aria-label": `${n.number} ${n.name}, choose (${action})` });
+          button.append(label[0], " ", label[1], " ", html("span", { class: "free" }, "choose"));
           item.appendChild(button);
         } else {
           item.append(...label, owner);
