@@ -61,17 +61,19 @@ export function createMotion(holder) {
     return `translate(${(x0 + (x1 - x0) * share).toFixed(2)}px, ${(y0 + (y1 - y0) * share).toFixed(2)}px)`;
   };
 
+  // The events of live entries past the version last shown. The first view shown is the
+  // starting point, whether or not the log's history has arrived yet: a move made right
+  // after the page opened still slides.
   function freshEvents(store) {
+    if (lastVersion === null) { lastVersion = store.view.version; return []; }
     const fresh = [];
     for (let i = store.entries.length - 1; i >= 0; i--) {
       const entry = store.entries[i];
-      if (lastVersion !== null && entry.version <= lastVersion) break;
+      if (entry.version <= lastVersion) break;
       if (entry.live) fresh.unshift(...(entry.events || []));
     }
-    const newest = store.entries.length ? store.entries[store.entries.length - 1].version : lastVersion;
-    const first = lastVersion === null;
-    lastVersion = newest;
-    return first ? [] : fresh;
+    lastVersion = Math.max(lastVersion, store.view.version);
+    return fresh;
   }
 
   function play(store) {

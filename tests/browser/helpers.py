@@ -7,13 +7,12 @@ import random
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.board import NEIGHBOURS
 from app.rules.board import distance as board_distance
-from tests.browser.conftest import rest_act, rest_view
+from tests.browser.conftest import REST, rest_act, rest_view
 
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -61,7 +60,7 @@ def table_ready(page: Page, server, match_id: str) -> None:
     """The table view shows the match live, the last lines of its log, and the latest
     dice at rest (the screen fitted to them)."""
     expect(page.locator("#tv-connection")).to_have_text("Live")
-    entries = httpx.get(f"{server.url}/api/v1/matches/{match_id}/events?after=0", timeout=30).json()["events"]
+    entries = REST.get(f"{server.url}/api/v1/matches/{match_id}/events?after=0").json()["events"]
     expect(page.locator("#tv-log li")).to_have_count(min(6, len(entries)))
     expect(page.locator("#tv-roll")).not_to_have_attribute("data-state", "rolling")
 

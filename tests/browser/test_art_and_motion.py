@@ -27,11 +27,14 @@ Element.prototype.animate = function (frames, options) {
 FIGURES = {"savrip", "monnok", "ghhhk", "houjix", "strider", "ngok", "klorslug", "molator"}
 
 
-def open_page(server, new_context, player, match_id, **options) -> Page:
+def open_page(server, new_context, player, match_id, script: str = RECORD_ANIMATIONS, **options) -> Page:
+    """The match page, live and showing its first snapshot (all eight pieces), recording
+    what ``script`` records. The tests' moves come after: a move the snapshot already
+    holds would not be animated."""
     options.setdefault("reduced_motion", "no-preference")  # the animations are what is tested
     context = new_context(viewport={"width": 1280, "height": 900}, **options)
     page = signed_in(context, server, player).new_page()
-    page.add_init_script(RECORD_ANIMATIONS)
+    page.add_init_script(script)
     page.goto(f"{server.url}/matches/{match_id}")
     expect(page.locator("#connection")).to_have_text("Live")
     expect(page.locator("[data-piece]")).to_have_count(8)
@@ -173,11 +176,7 @@ def test_a_click_where_a_piece_slides_past_reaches_the_space_beneath(web_server,
     lands on the space they aimed at, not on the passing piece. Once it has landed, the
     piece takes clicks again."""
     match_id, players = kelly_pair(web_server)
-    context = new_context(viewport={"width": 1280, "height": 900}, reduced_motion="no-preference")
-    page = signed_in(context, web_server, players[0]).new_page()
-    page.add_init_script(RECORD_CLICKS_DURING_SLIDES)
-    page.goto(f"{web_server.url}/matches/{match_id}")
-    expect(page.locator("#connection")).to_have_text("Live")
+    page = open_page(web_server, new_context, players[0], match_id, RECORD_CLICKS_DURING_SLIDES)
     move = next(e for e in play_until(web_server, match_id, players, page, "move") if e["type"] == "move")
     page.wait_for_function("piece => window.__slideHits.some(h => h.piece === piece)", arg=move["piece"])
     hit = [h for h in page.evaluate("window.__slideHits") if h["piece"] == move["piece"]][-1]
