@@ -24,8 +24,21 @@ class Settings(BaseSettings):
     """Request bodies and websocket frames larger than this are refused."""
     cookie_name: str = "dejarik_token"
     cookie_secure: bool = False
+    """Always mark the sign-in cookie ``Secure``. Off: it is ``Secure`` whenever the request
+    came over HTTPS (directly, or through a trusted proxy's ``X-Forwarded-Proto``)."""
+    trusted_proxies: list[str] = []
+    """Addresses (or networks) of the reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed, as a JSON list (``["127.0.0.1"]`` for nginx on the
+    same host). Empty: none; the client is the socket's peer and the headers are ignored."""
+    ws_syncs_per_10s: int = 5
+    """Snapshots one websocket may ask for (``sync`` frames) in 10 seconds; past it, an error
+    frame. A sync at the version already sent is answered from the cached snapshot."""
+    bot_matches_per_player: int = 2
+    """Matches with a bot one player may have running at once (bot-only matches they host
+    included); past it, 429. 0: no limit."""
     chat_messages_per_minute: int = 20
-    """How many chat messages one player may post a minute (over all matches); past it, 429."""
+    """How many chat messages one player may post a minute (over all matches); past it, 429.
+    Like the rate limits below, a token bucket in each server process's memory."""
     webauthn_rp_id: str | None = None
     """The passkeys' relying party: the site's host name (``dejarik.example``). Unset: the
     host name each request came to, which suits a server reached by one name."""
@@ -64,7 +77,12 @@ class Settings(BaseSettings):
     rate_limit_websockets: int = 1200
     """…websocket connections…"""
     rate_limit_exports: int = 600
-    """…and exports (NDJSON listings and logs)."""
+    """…exports (NDJSON listings and logs)…"""
+    rate_limit_passkeys: int = 60
+    """…passkey sign-in ceremonies (options and assertions: anyone may start one)…"""
+    rate_limit_chat: int = 120
+    """…and chat messages, whoever posts them (each player also has
+    ``chat_messages_per_minute``)."""
     export_streams_per_client: int = 1
     """NDJSON exports (``Accept: application/x-ndjson``) one client address may have
     streaming at once, like lichess's one-request-at-a-time rule; 0: no limit."""

@@ -11,6 +11,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
+from app.access_log import install_redaction
 from app.api import (
     bots,
     chat,
@@ -24,8 +25,10 @@ from app.api import (
     rulesets,
     tutorial,
 )
+from app.api.cookies import SecureCookies
 from app.api.errors import ERROR_RESPONSES, BodyLimit, install_error_handlers
 from app.api.exports import ExportGate
+from app.api.headers import SecurityHeaders
 from app.api.limits import RateLimiter
 from app.api.origin import OriginCheck
 from app.bots.runner import BotRunner
@@ -80,6 +83,7 @@ def collect_garbage_less_often() -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    install_redaction()  # however the app is served: no credential in uvicorn's log
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -156,4 +160,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(OriginCheck, settings=settings)
     # Pages, modules and JSON compress to about a quarter (docs/performance.md).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(SecureCookies)
+    app.add_middleware(SecurityHeaders)
     return app

@@ -15,6 +15,8 @@ from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.board import distance
 
 TUTOR_NAME = "Tutor"
+TUTOR_PLAYER_ID = "tutor"
+"""The one Tutor player of every tutorial (a player the server plays, like the bots)."""
 TUTORIAL_RULESET = "kelly"
 STUDENT_SEAT, TUTOR_SEAT = 0, 1
 

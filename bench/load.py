@@ -217,7 +217,8 @@ async def bot(ws: ClientConnection, play: MatchPlay, seat: int, rng: random.Rand
             key = f"{message.get('code')}: {message.get('message')}"
             stats.errors[key] = stats.errors.get(key, 0) + 1
             acted_at = -1  # let the next update (or a resync) drive us again
-            await ws.send(dumps({"type": "sync"}))
+            if message.get("code") != 429:  # a refused sync answered by a sync would loop
+                await ws.send(dumps({"type": "sync"}))
             continue
         if kind not in ("snapshot", "update"):
             continue
@@ -515,7 +516,8 @@ async def scheduled_player(
             key = f"{message.get('code')}: {message.get('message')}"
             stats.errors[key] = stats.errors.get(key, 0) + 1
             acted_at = -1
-            await ws.send(json.dumps({"type": "sync"}))
+            if message.get("code") != 429:  # a refused sync answered by a sync would loop
+                await ws.send(json.dumps({"type": "sync"}))
             continue
         if kind not in ("snapshot", "update"):
             continue

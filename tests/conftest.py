@@ -33,6 +33,7 @@ import httpx
 import pytest
 import uvicorn
 
+from app.cli import server_options
 from app.config import Settings
 from app.main import create_app
 from app.models import utcnow
@@ -111,8 +112,7 @@ class LiveServer:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
-            ws="websockets-sansio",  # as `dejarik serve` runs
-            ws_max_size=256 * 1024,
+            **server_options(settings),  # as `dejarik serve` runs
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

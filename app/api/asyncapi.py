@@ -132,7 +132,9 @@ def asyncapi_document(app: FastAPI) -> dict[str, Any]:
                 "action": "receive",
                 "channel": CHANNEL,
                 "title": "Sync and ping",
-                "description": "sync: a fresh snapshot comes back; ping: a pong with the same id. "
+                "description": "sync: a fresh snapshot comes back (at most `WS_SYNCS_PER_10S`, "
+                "5 by default, in 10 s per socket: past it an error frame, code 429, with "
+                "`retry_after`); ping: a pong with the same id. "
                 "Any other frame gets an error frame (code 400).",
                 "messages": [message_ref(m) for m in CLIENT_FRAMES if m is not ActionFrame],
             },

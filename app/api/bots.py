@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from app.api.deps import CurrentPlayer, MatchId, ServiceDep, SessionDep
-from app.api.errors import error_responses
+from app.api.deps import CurrentPlayer, MatchId, ServiceDep, SessionDep, SettingsDep
+from app.api.errors import BOT_QUOTA_RESPONSE, error_responses
 from app.api.matches import SeatNumber
 from app.api.schemas import MatchView
 from app.bots import all_bots
@@ -61,11 +61,18 @@ async def list_bots() -> list[dict[str, Any]]:
     "/matches/{match_id}/bots",
     response_model=MatchView,
     response_model_exclude_unset=True,
-    responses=error_responses(401, 403, 404, 409, 422),
+    responses={**error_responses(401, 403, 404, 409, 422), **BOT_QUOTA_RESPONSE},
 )
 async def add_bot(
-    match_id: MatchId, body: SeatBot, player: CurrentPlayer, service: ServiceDep, session: SessionDep
+    match_id: MatchId,
+    body: SeatBot,
+    player: CurrentPlayer,
+    service: ServiceDep,
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> dict[str, Any]:
-    """The host seats a bot: it plays that seat on its own from now on."""
-    match = await seat_bot(service, session, match_id, player, body.seat, body.bot)
+    """The host seats a bot: it plays that seat on its own from now on. The first bot of a
+    match counts towards the host's quota of unfinished matches with a bot (429 past it)."""
+    quota = settings.bot_matches_per_player
+    match = await seat_bot(service, session, match_id, player, body.seat, body.bot, quota)
     return await service.view(match, player)

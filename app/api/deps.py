@@ -13,6 +13,7 @@ from app.api.json_input import NO_NUL
 from app.config import Settings
 from app.models import Player
 from app.realtime.hub import Hub
+from app.services.devices import describe_device
 from app.services.errors import Unauthorized
 from app.services.matches import MatchService
 from app.services.passkeys import RelyingParty
@@ -108,6 +109,15 @@ def relying_party(request: Request, settings: SettingsDep) -> RelyingParty:
 
 
 RelyingPartyDep = Annotated[RelyingParty, Depends(relying_party)]
+
+
+def device_name(request: Request) -> str | None:
+    """What the calling device is, from its ``User-Agent`` ("Firefox on Android"), to
+    name the token it is given."""
+    return describe_device(request.headers.get("user-agent"))
+
+
+DeviceNameDep = Annotated[str | None, Depends(device_name)]
 
 
 def get_hub(request: Request) -> Hub:

@@ -100,6 +100,17 @@ ROUTE_ERRORS = {
 }
 
 
+BOT_QUOTA_RESPONSE: dict[int | str, dict[str, Any]] = {
+    429: _error_response(
+        "Too many: you already host `BOT_MATCHES_PER_PLAYER` unfinished matches with a bot (2 by "
+        "default; `detail` says how many): finish or resign one first. Or past a rate limit: "
+        "retry after `Retry-After` seconds.",
+        True,
+    )
+}
+"""The 429 of the routes that seat bots: the quota of running bot matches a player hosts."""
+
+
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses=`` of a route that may also refuse with these statuses."""
     return {

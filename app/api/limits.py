@@ -6,12 +6,14 @@ it is a 429 whose ``Retry-After`` says when the next token comes.
 
 The buckets live in this process's memory: with several server processes each has
 its own, so a client may get up to N per process, and a restart forgets them. The
-client's address is what the server sees; behind a reverse proxy, run uvicorn with
-``--proxy-headers --forwarded-allow-ips=<proxy>`` so that it is the real client's.
+client's address is the socket's peer, or, from a proxy listed in ``TRUSTED_PROXIES``, the
+``X-Forwarded-For`` that proxy sets (``app/cli.py`` tells uvicorn whom to believe); an
+IPv6 client is keyed by its /64, which one host is commonly given whole.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -24,7 +26,9 @@ from starlette.requests import HTTPConnection
 from app.api.deps import CurrentPlayer, OptionalPlayer
 from app.config import Settings
 
-LIMITS = ("players", "matches", "actions", "websockets", "exports")
+LIMITS = ("players", "matches", "actions", "websockets", "exports", "passkeys", "chat")
+CHAT_PLAYER = "chat_player"
+"""The one bucket keyed by a player's id, not an address: ``chat_messages_per_minute``."""
 
 
 class RateLimited(Exception):
@@ -36,8 +40,28 @@ class RateLimited(Exception):
 
 @dataclass
 class Bucket:
+    """A token bucket that holds ``capacity`` tokens and refills evenly at ``rate`` a second."""
+
+    capacity: float
+    rate: float
     tokens: float
     at: float
+
+    @classmethod
+    def full(cls, capacity: float, per_seconds: float, now: float) -> Bucket:
+        return cls(capacity, capacity / per_seconds, capacity, now)
+
+    def refill(self, now: float) -> None:
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self, now: float) -> int:
+        """Spend one token: 0, or (with none left, nothing spent) the seconds until the next."""
+        self.refill(now)
+        if self.tokens < 1:
+            return max(1, math.ceil((1 - self.tokens) / self.rate))  # never 0: a client would spin
+        self.tokens -= 1
+        return 0
 
 
 class RateLimiter:
@@ -48,6 +72,7 @@ class RateLimiter:
 
     def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
         self.per_minute = {name: getattr(settings, f"rate_limit_{name}") for name in LIMITS}
+        self.per_minute[CHAT_PLAYER] = settings.chat_messages_per_minute
         self.clock = clock
         self.buckets: dict[tuple[str, str], Bucket] = {}
 
@@ -56,30 +81,38 @@ class RateLimiter:
         capacity = self.per_minute[limit]
         if capacity <= 0:
             return
-        rate = capacity / 60  # tokens per second
         now = self.clock()
         bucket = self.buckets.get((limit, client))
         if bucket is None:
             if len(self.buckets) >= self.MAX_CLIENTS:
                 self._forget_idle(now)
-            bucket = self.buckets[(limit, client)] = Bucket(capacity, now)
-        bucket.tokens = min(capacity, bucket.tokens + (now - bucket.at) * rate)
-        bucket.at = now
-        if bucket.tokens < 1:
-            raise RateLimited(limit, max(1, math.ceil((1 - bucket.tokens) / rate)))
-        bucket.tokens -= 1
+            bucket = self.buckets[(limit, client)] = Bucket.full(capacity, 60, now)
+        retry_after = bucket.take(now)
+        if retry_after:
+            raise RateLimited(limit, retry_after)
 
     def _forget_idle(self, now: float) -> None:
         for key, bucket in list(self.buckets.items()):
-            capacity = self.per_minute[key[0]]
-            if bucket.tokens + (now - bucket.at) * capacity / 60 >= capacity:
+            bucket.refill(now)
+            if bucket.tokens >= bucket.capacity:
                 del self.buckets[key]
 
 
 def client_address(connection: HTTPConnection) -> str:
-    """The address a request or websocket comes from: the key of its buckets."""
+    """The address a request or websocket comes from, the key of its buckets: an IPv4
+    address, or an IPv6 address's /64 (one host's usual share, 2^64 addresses)."""
     client = connection.client
-    return client.host if client else "unknown"
+    if not client:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(client.host)
+        if isinstance(address, ipaddress.IPv6Address):
+            if address.ipv4_mapped is not None:
+                return str(address.ipv4_mapped)
+            return str(ipaddress.IPv6Network((address.packed, 64), strict=False))
+    except ValueError:  # not an address (a test client's name, a Unix socket)
+        return client.host
+    return str(address)
 
 
 def rate_limit(limit: str, *, signed_in: bool = False) -> Any:

@@ -6,14 +6,22 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
 
-from app.api.deps import OPTIONAL_AUTH, CurrentPlayer, MatchId, OptionalPlayer, ServiceDep, SessionDep
-from app.api.errors import error_responses
+from app.api.deps import (
+    OPTIONAL_AUTH,
+    CurrentPlayer,
+    MatchId,
+    OptionalPlayer,
+    ServiceDep,
+    SessionDep,
+    SettingsDep,
+)
+from app.api.errors import BOT_QUOTA_RESPONSE, error_responses
 from app.api.exports import NDJSON, ndjson_response, wants_ndjson
 from app.api.json_input import INT32_MAX, NO_NUL, storable_object_schema
 from app.api.limits import export_limit, rate_limit, viewer_export_limit
 from app.api.schemas import Applied, AtView, LogEntry, LogPage, MatchPage, MatchSummary, MatchView, Presence
 from app.bots import all_bots
-from app.bots.seating import check_bot_seats, seat_bot
+from app.bots.seating import check_bot_quota, check_bot_seats, seat_bot
 from app.models import Player
 from app.rules import get_ruleset, registry
 from app.rules.base import Ruleset
@@ -134,21 +142,32 @@ class SendAction(BaseModel):
     status_code=201,
     response_model=MatchView,
     response_model_exclude_unset=True,
-    responses={**error_responses(400, 401, 409, 413, 422), 201: {"links": links_to_the_match()}},
+    responses={
+        **error_responses(400, 401, 409, 413, 422),
+        **BOT_QUOTA_RESPONSE,
+        201: {"links": links_to_the_match()},
+    },
     dependencies=[rate_limit("matches", signed_in=True)],
 )
 async def create_match(
-    body: Annotated[NewMatch, Body()], player: CurrentPlayer, service: ServiceDep, session: SessionDep
+    body: Annotated[NewMatch, Body()],
+    player: CurrentPlayer,
+    service: ServiceDep,
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> dict[str, Any]:
-    """Create a match; the creator is its host. ``bots`` take their seats at once."""
+    """Create a match; the creator is its host. ``bots`` take their seats at once (429 past
+    the host's quota of unfinished matches with a bot, ``BOT_MATCHES_PER_PLAYER``)."""
     bots = []
+    quota = settings.bot_matches_per_player
     if body.bots:  # checked before anything is created
         ruleset = get_ruleset(body.ruleset)
         bots = check_bot_seats(ruleset.id, ruleset.seats, body.seat, [(b.seat, b.bot) for b in body.bots])
+        await check_bot_quota(session, player, quota)
     options = body.options.model_dump(mode="json", exclude_unset=True)
     match = await service.create(player, body.ruleset, options, body.seat, body.seed)
     for seat, bot in bots:
-        match = await seat_bot(service, session, match.id, player, seat, bot.id)
+        match = await seat_bot(service, session, match.id, player, seat, bot.id, quota)
     return await service.view(match, player)
 
 

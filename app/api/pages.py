@@ -16,27 +16,31 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app.api.cookies import set_token_cookie
-from app.api.deps import ServiceDep, SessionDep, SettingsDep
+from app.api.cookies import clear_token_cookie, set_token_cookie
+from app.api.deps import DeviceNameDep, ServiceDep, SessionDep, SettingsDep, device_name
 from app.api.limits import client_address, rate_limit
 from app.api.option_form import option_fields, options_from_form, with_values
+from app.api.players import device_link_url
 from app.api.rulesets import ruleset_json
 from app.bots import LEVELS, all_bots
-from app.bots.seating import check_bot_seats, seat_bot
+from app.bots.seating import check_bot_quota, check_bot_seats, seat_bot
 from app.config import ROOT, Settings
 from app.models import Player
 from app.rules import registry
-from app.services import chat, passkeys
+from app.services import chat, devices, passkeys
 from app.services.errors import Conflict, Forbidden, Invalid, ServiceError
 from app.services.matches import STATUSES, MatchService, seat_of
 from app.services.players import (
     confirm_email,
     create_device_link,
     create_player,
+    device_link_player,
     email_link,
     email_status,
+    hash_token,
     player_by_token,
     rename,
+    sign_out,
     unsubscribe_email,
     use_device_link,
 )
@@ -59,6 +63,12 @@ async def page_player(request: Request, session: Any, settings: Settings) -> Pla
     """The player of the browser's cookie; a stale or unknown cookie counts as none."""
     token = request.cookies.get(settings.cookie_name)
     return await player_by_token(session, token) if token else None
+
+
+def signed_out_here(request: Request, settings: Settings, player: Player | None) -> bool:
+    """Whether the browser holds a cookie that no longer signs anyone in (signed out from
+    another device): its page says so once, and the cookie goes."""
+    return player is None and bool(request.cookies.get(settings.cookie_name))
 
 
 def safe_next(url: str | None) -> str:
@@ -109,15 +119,20 @@ def page(request: Request, name: str, context: dict[str, Any], status_code: int 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep) -> Response:
     player = await page_player(request, session, settings)
+    signed_out = signed_out_here(request, settings, player)
     context = {
         "player": player,
+        "signed_out": signed_out,
         "groups": await my_groups(service, player) if player is not None else None,
         "rulesets": ruleset_choices(),
         "bot_levels": LEVELS.values(),
         "sends_email": bool(settings.smtp_url),
         "email_status": email_status(player, bool(settings.smtp_url)) if player is not None else None,
     }
-    return page(request, "home.html", context)
+    response = page(request, "home.html", context)
+    if signed_out:
+        clear_token_cookie(response, settings)
+    return response
 
 
 async def my_groups(service: MatchService, player: Player) -> dict[str, list[dict[str, Any]]]:
@@ -148,7 +163,7 @@ async def choose_name(request: Request, session: SessionDep, settings: SettingsD
         name = str(form.get("name") or "")
         return page(request, "switch_player.html", {"current": current, "name": name, "next": target})
     try:
-        _, token = await create_player(session, str(form.get("name") or ""))
+        _, token = await create_player(session, str(form.get("name") or ""), device_name(request))
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": target}, error.status)
     response = RedirectResponse(target, status_code=303)
@@ -172,6 +187,7 @@ async def new_match(
     options = options_from_form(schema, f"options.{ruleset_id}", form)
     seat_raw = str(form.get("seat") or "0")
     seat = None if seat_raw == "host" else int(seat_raw) if seat_raw.isdigit() else 0
+    quota = settings.bot_matches_per_player
     try:
         bots = []
         if form.get("opponent") == "computer":  # "Play the computer": a bot in the other seat
@@ -179,9 +195,10 @@ async def new_match(
                 raise Invalid("to play the computer, choose the seat you play")
             level = str(form.get("level") or "club")
             bots = check_bot_seats(ruleset_id, ruleset.seats, seat, [(1 - seat, f"{ruleset_id}-{level}")])
+            await check_bot_quota(session, player, quota)  # before the match is made
         match = await service.create(player, ruleset_id, options, seat, own_seed(form))
         for bot_seat, bot in bots:
-            await seat_bot(service, session, match.id, player, bot_seat, bot.id)
+            await seat_bot(service, session, match.id, player, bot_seat, bot.id, quota)
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
     return RedirectResponse(f"/matches/{match.id}", status_code=303)
@@ -201,7 +218,8 @@ async def seat_bot_page(
         seat_raw = str(form.get("seat") or "")
         if not seat_raw.isdigit():
             raise Invalid("seat: choose a seat")
-        await seat_bot(service, session, match_id, player, int(seat_raw), str(form.get("bot") or ""))
+        bot, quota = str(form.get("bot") or ""), settings.bot_matches_per_player
+        await seat_bot(service, session, match_id, player, int(seat_raw), bot, quota)
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": back}, error.status)
     return RedirectResponse(back, status_code=303)
@@ -438,7 +456,7 @@ async def take_seat(
     try:
         if player is None:
             request.app.state.limiter.take("players", client_address(request))
-            player, token = await create_player(session, str(form.get("name") or ""))
+            player, token = await create_player(session, str(form.get("name") or ""), device_name(request))
         state = request.app.state
         service = MatchService(state.store, state.publish, lambda: state.now())
         await service.join(match_id, player, seat, player_seed=own_seed(form))
@@ -454,17 +472,32 @@ async def take_seat(
 
 @router.get("/settings", response_class=HTMLResponse)
 async def settings_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    """Your name, another device, a passkey, signing out."""
+    """Your name, another device, your devices, a passkey, signing out."""
     player = await page_player(request, session, settings)
+    if signed_out_here(request, settings, player):
+        return signed_out_page(request, settings)
     if player is None:
         return RedirectResponse("/", status_code=303)
     return await render_settings(request, session, player)
 
 
+def signed_out_page(request: Request, settings: Settings) -> HTMLResponse:
+    """What a browser signed out from another device sees on a page that needs a player."""
+    response = page(request, "signed_out.html", {}, 401)
+    clear_token_cookie(response, settings)
+    return response
+
+
 async def render_settings(
     request: Request, session: Any, player: Player, status_code: int = 200, **extra: Any
 ) -> HTMLResponse:
-    context = {"player": player, "passkeys": await passkeys.count(session, player), **extra}
+    token_hash = hash_token(request.cookies.get(request.app.state.settings.cookie_name, ""))
+    context = {
+        "player": player,
+        "passkeys": await passkeys.count(session, player),
+        "devices": await devices.list_devices(session, player, token_hash),
+        **extra,
+    }
     return page(request, "settings.html", context, status_code)
 
 
@@ -488,7 +521,7 @@ async def device_link_page(request: Request, session: SessionDep, settings: Sett
     if player is None:
         return RedirectResponse("/", status_code=303)
     secret, expires_at = await create_device_link(session, player)
-    url = str(request.url_for("use_device_link", secret=secret))
+    url = device_link_url(request, settings, secret)
     qr = segno.make(url, error="m").svg_inline(
         border=4, omitsize=True, dark="#000", light="#fff", title="QR code"
     )
@@ -496,15 +529,68 @@ async def device_link_page(request: Request, session: SessionDep, settings: Sett
     return await render_settings(request, session, player, link=link)
 
 
+@router.post("/settings/devices/{device_id}/sign-out")
+async def sign_device_out_page(
+    device_id: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The devices list's "Sign out" button: another device's token stops working."""
+    player = await page_player(request, session, settings)
+    if player is None:
+        return RedirectResponse("/", status_code=303)
+    current = hash_token(request.cookies.get(settings.cookie_name, ""))
+    try:
+        await devices.sign_out_device(session, player, device_id, current)
+    except ServiceError as error:
+        return await render_settings(request, session, player, error.status, devices_error=error.message)
+    return RedirectResponse("/settings?signed_out=1#devices-title", status_code=303)
+
+
+@router.post("/settings/devices/sign-out-others")
+async def sign_others_out_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """Sign out every device but this browser."""
+    player = await page_player(request, session, settings)
+    if player is None:
+        return RedirectResponse("/", status_code=303)
+    current = hash_token(request.cookies.get(settings.cookie_name, ""))
+    count = await devices.sign_out_others(session, player, current)
+    return RedirectResponse(f"/settings?signed_out={count}#devices-title", status_code=303)
+
+
 @router.get("/link/{secret}", name="use_device_link")
-async def use_device_link_page(
+async def device_link_question(
     secret: str, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    """A device link opened: this browser is now the link's player (once, within 10 minutes)."""
+    """A device link opened: ask before signing in. Opening it changes nothing (a link
+    previewer, or a page that sends a browser here, cannot spend it or switch players)."""
     try:
-        _, token = await use_device_link(session, secret)
+        linked = await device_link_player(session, secret)
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    current = await page_player(request, session, settings)
+    context: dict[str, Any] = {"player": current, "linked": linked, "current": current}
+    if current is not None and current.id != linked.id:
+        context["passkeys"] = await passkeys.count(session, current)
+        # This browser's own token is signed out on the switch, so it is not counted.
+        context["other_devices"] = len(await devices.list_devices(session, current, "")) - 1
+    response = page(request, "device_link.html", context)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.post("/link/{secret}")
+async def use_device_link_page(
+    secret: str, request: Request, session: SessionDep, settings: SettingsDep, device: DeviceNameDep
+) -> Response:
+    """The link's page confirmed (a same-origin form: app/api/origin.py refuses a foreign
+    page's): this browser is now the link's player, once, within 10 minutes. The player
+    it played as before is signed out here, as its cookie is replaced."""
+    previous = request.cookies.get(settings.cookie_name)
+    try:
+        _, token = await use_device_link(session, secret, device)
+    except ServiceError as error:
+        return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
+    if previous:
+        await sign_out(session, previous)
     response = RedirectResponse("/", status_code=303)
     set_token_cookie(response, settings, token)
     return response

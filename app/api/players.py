@@ -1,25 +1,35 @@
 from __future__ import annotations
 
+import sys
+import unicodedata
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.cookies import clear_token_cookie, set_token_cookie
-from app.api.deps import CurrentPlayer, RelyingPartyDep, SessionDep, SettingsDep, TokenDep
-from app.api.errors import error_responses
+from app.api.deps import (
+    CurrentPlayer,
+    DeviceNameDep,
+    RelyingPartyDep,
+    SessionDep,
+    SettingsDep,
+    TokenDep,
+)
+from app.api.errors import ErrorBody, error_responses
 from app.api.json_input import NO_NUL, SPACE, documented_pattern, storable_fields, storable_json_schema
 from app.api.limits import rate_limit
 from app.config import Settings
 from app.models import Player
-from app.services import passkeys
+from app.services import devices, passkeys
 from app.services.notifier import EMAIL_SPEC
 from app.services.players import (
     create_device_link,
     create_player,
     email_status,
+    hash_token,
     issue_token,
     rename,
     set_notifications,
@@ -30,9 +40,29 @@ router = APIRouter(prefix="/api/v1/players", tags=["players"], responses=error_r
 passkey_router = APIRouter(prefix="/api/v1/passkeys", tags=["players"])
 
 
+def category_class(category: str) -> str:
+    """The characters of a Unicode general category, as a pattern's character class
+    contents: ``\\uXXXX`` ranges, astral ones as themselves (ECMA-262 and Python alike)."""
+    ranges: list[list[int]] = []
+    for code in range(sys.maxunicode + 1):
+        if unicodedata.category(chr(code)) == category:
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+
+    def char(code: int) -> str:
+        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+
+    return "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges)
+
+
 CONTROL = r"\x00-\x1f\x7f-\x9f"
-NAME_PATTERN = rf"^[^{CONTROL}]*[^\s{CONTROL}][^{CONTROL}]*$"
-"""Something to show, and no control characters (tabs, newlines, NUL …)."""
+FORMAT = category_class("Cf")
+"""Unicode's format characters: bidi controls (U+202E …), zero-width ones, soft hyphens."""
+NAME_PATTERN = rf"^[^{CONTROL}{FORMAT}]*[^\s{CONTROL}{FORMAT}][^{CONTROL}{FORMAT}]*$"
+"""Something to show, and no control characters (tabs, newlines, NUL …) nor format
+characters (which reorder or hide text)."""
 
 
 class NewPlayer(BaseModel):
@@ -40,11 +70,10 @@ class NewPlayer(BaseModel):
     name: str = Field(
         min_length=1,
         max_length=40,
-        description="The display name others see: something to show, no control characters.",
+        description="The display name others see: something to show, no control characters, "
+        "no format characters (Unicode category Cf: bidi controls, zero-width spaces …).",
         # Documented for clients; checked by clean_name, whose refusals say what is wrong.
-        json_schema_extra={
-            "pattern": r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
-        },
+        json_schema_extra={"pattern": NAME_PATTERN},
     )
 
 
@@ -62,8 +91,52 @@ class PlayerWithToken(PlayerOut):
 
 
 class DeviceLinkOut(BaseModel):
-    url: str = Field(description="Opened in any browser within 10 minutes, it signs that browser in, once.")
+    url: str = Field(
+        description="Opened in any browser within 10 minutes, it asks whether to sign that browser in "
+        "(and forget whom it played as); confirmed, it does, once."
+    )
     expires_at: datetime
+
+
+class DeviceOut(BaseModel):
+    id: str = Field(description="The device's id, for DELETE /api/v1/players/me/devices/{id}.")
+    name: str | None = Field(
+        description='What the device is, from its browser when it signed in ("Firefox on Android"); '
+        "null: unknown."
+    )
+    created_at: datetime = Field(description="When it signed in.")
+    last_used_at: datetime | None = Field(
+        description="When it was last used, to the minute or so; null: not recorded yet."
+    )
+    current: bool = Field(description="Whether this is the device asking.")
+
+
+class DevicesOut(BaseModel):
+    devices: list[DeviceOut] = Field(description="The one asking first, then the most recently used.")
+
+
+class SignedOutOut(BaseModel):
+    signed_out: int = Field(description="How many devices were signed out.")
+
+
+DeviceId = Annotated[
+    str,
+    Path(pattern="^[0-9a-f]{16}$", description="A device's id, as GET /api/v1/players/me/devices gives it."),
+]
+THIS_DEVICE = {
+    409: {
+        "model": ErrorBody,
+        "description": "That is the device asking: sign it out with POST /api/v1/players/me/sign-out.",
+    }
+}
+
+
+def device_link_url(request: Request, settings: Settings, secret: str) -> str:
+    """A device link on the site's public address when ``PUBLIC_URL`` names it (not on
+    whatever ``Host`` the request came with); else on the address the request used."""
+    if settings.public_url:
+        return settings.site_url() + request.app.url_path_for("use_device_link", secret=secret)
+    return str(request.url_for("use_device_link", secret=secret))
 
 
 # The fields a credential carries beyond those named pass through to the WebAuthn check.
@@ -87,9 +160,9 @@ class Credential(BaseModel):
 
 
 @router.post("", status_code=201, response_model=PlayerWithToken, dependencies=[rate_limit("players")])
-async def register(body: NewPlayer, session: SessionDep) -> PlayerWithToken:
+async def register(body: NewPlayer, session: SessionDep, device: DeviceNameDep) -> PlayerWithToken:
     """Create a player and its bearer token."""
-    player, token = await create_player(session, body.name)
+    player, token = await create_player(session, body.name, device)
     return PlayerWithToken(id=player.id, name=player.name, token=token)
 
 
@@ -107,10 +180,38 @@ async def rename_me(body: Rename, player: CurrentPlayer, session: SessionDep) ->
 
 
 @router.post("/me/device-links", status_code=201, response_model=DeviceLinkOut)
-async def new_device_link(request: Request, player: CurrentPlayer, session: SessionDep) -> DeviceLinkOut:
-    """A one-time link that signs another browser in as this player (valid 10 minutes)."""
+async def new_device_link(
+    request: Request, player: CurrentPlayer, session: SessionDep, settings: SettingsDep
+) -> DeviceLinkOut:
+    """A one-time link that signs another browser in as this player (valid 10 minutes),
+    once that browser confirms it."""
     secret, expires_at = await create_device_link(session, player)
-    return DeviceLinkOut(url=str(request.url_for("use_device_link", secret=secret)), expires_at=expires_at)
+    return DeviceLinkOut(url=device_link_url(request, settings, secret), expires_at=expires_at)
+
+
+@router.get("/me/devices", response_model=DevicesOut)
+async def my_devices(player: CurrentPlayer, token: TokenDep, session: SessionDep) -> DevicesOut:
+    """Every device signed in as the caller, this one marked ``current``."""
+    assert token is not None  # CurrentPlayer needs one
+    found = await devices.list_devices(session, player, hash_token(token))
+    return DevicesOut(devices=[DeviceOut(**vars(d)) for d in found])
+
+
+@router.delete("/me/devices/{device_id}", status_code=204, responses=THIS_DEVICE)
+async def sign_device_out(
+    device_id: DeviceId, player: CurrentPlayer, token: TokenDep, session: SessionDep
+) -> Response:
+    """Sign another of the caller's devices out: its token stops working (its next request: 401)."""
+    assert token is not None
+    await devices.sign_out_device(session, player, device_id, hash_token(token))
+    return Response(status_code=204)
+
+
+@router.post("/me/sign-out-others", response_model=SignedOutOut)
+async def sign_others_out(player: CurrentPlayer, token: TokenDep, session: SessionDep) -> SignedOutOut:
+    """Sign out every device of the caller but this one (a lost phone, a link sent astray)."""
+    assert token is not None
+    return SignedOutOut(signed_out=await devices.sign_out_others(session, player, hash_token(token)))
 
 
 @router.post("/me/sign-out", status_code=204)
@@ -133,32 +234,41 @@ async def passkey_registration_options(
     return await passkeys.registration_options(session, player, rp)
 
 
-@router.post("/me/passkeys", status_code=201, responses=error_responses(403))
+@router.post("/me/passkeys", status_code=201, responses=error_responses(403, 409))
 async def register_passkey(
     credential: Credential, player: CurrentPlayer, session: SessionDep, rp: RelyingPartyDep
 ) -> dict[str, Any]:
-    """Keep the passkey the browser created (its JSON form, as ``PublicKeyCredential.toJSON()``)."""
+    """Keep the passkey the browser created (its JSON form, as ``PublicKeyCredential.toJSON()``).
+    The device must have verified its user (PIN, biometrics); a credential already
+    registered here, by anyone, is a 409."""
     passkey = await passkeys.register(session, player, credential.model_dump(), rp)
     return {"id": passkey.credential_id, "created_at": passkey.created_at.isoformat()}
 
 
-@passkey_router.post("/login/options")
+# Anyone may start a ceremony, and each keeps a challenge row: limited per address.
+@passkey_router.post("/login/options", dependencies=[rate_limit("passkeys")])
 async def passkey_login_options(session: SessionDep, rp: RelyingPartyDep) -> dict[str, Any]:
     """WebAuthn assertion options for ``navigator.credentials.get`` (any of this site's passkeys)."""
     return await passkeys.login_options(session, rp)
 
 
-@passkey_router.post("/login", response_model=PlayerWithToken, responses=error_responses(401))
+@passkey_router.post(
+    "/login",
+    response_model=PlayerWithToken,
+    responses=error_responses(401),
+    dependencies=[rate_limit("passkeys")],
+)
 async def passkey_login(
     credential: Credential,
     session: SessionDep,
     settings: SettingsDep,
     rp: RelyingPartyDep,
+    device: DeviceNameDep,
     response: Response,
 ) -> PlayerWithToken:
     """Sign in with a passkey: a new token for this device, also set as the browser's cookie."""
     player = await passkeys.login(session, credential.model_dump(), rp)
-    token = await issue_token(session, player.id)
+    token = await issue_token(session, player.id, device)
     set_token_cookie(response, settings, token)
     return PlayerWithToken(id=player.id, name=player.name, token=token)
 

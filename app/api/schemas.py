@@ -292,6 +292,10 @@ class ChatFrame(Open):
     at: datetime | None = None
     channel: str | None = None
     player: PlayerRef | None = None
+    author_name: str | None = Field(None, description="The author's name when posting (a rename keeps it).")
+    author_role: str | None = Field(
+        None, description="The author's role when posting: a seat's name in lower case, 'gm' or 'spectator'."
+    )
     text: str | None = None
 
 

@@ -1,10 +1,11 @@
 """The guided tutorial: a real `kelly` match through the real server against a scripted
 opponent (``app/tutorial.py``).
 
-``POST /tutorial`` creates the match (the browser's player as Blue, a fresh "Tutor"
-player as Red) and keeps the tutor's token in a cookie for ``/tutorial`` only; the
-tutorial page asks ``POST /tutorial/{id}/opponent`` whenever the tutor is to act, and
-the server makes the tutor's scripted choice through ``MatchService.act``.
+``POST /tutorial`` creates the match (the browser's player as Blue, the Tutor as Red:
+one player for every tutorial, which the server plays, like the bots); the tutorial page
+asks ``POST /tutorial/{id}/opponent`` whenever the tutor is to act, and the server makes
+the tutor's scripted choice through ``MatchService.act``. Creating a tutorial costs a
+match token of the caller's address, and a player token when it creates the player.
 """
 
 from __future__ import annotations
@@ -12,16 +13,24 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from app.api.cookies import COOKIE_MAX_AGE, set_token_cookie
-from app.api.deps import ServiceDep, SessionDep, SettingsDep
+from app.api.cookies import set_token_cookie
+from app.api.deps import DeviceNameDep, ServiceDep, SessionDep, SettingsDep
+from app.api.limits import client_address, rate_limit
 from app.api.pages import ShownMatch, match_context, page, page_player
+from app.bots.seating import server_player
 from app.services.errors import ServiceError
 from app.services.matches import seat_of
-from app.services.players import create_player, player_by_token
-from app.tutorial import STUDENT_SEAT, TUTOR_NAME, TUTOR_SEAT, TUTORIAL_RULESET, tutor_choice
+from app.services.players import create_player
+from app.tutorial import (
+    STUDENT_SEAT,
+    TUTOR_NAME,
+    TUTOR_PLAYER_ID,
+    TUTOR_SEAT,
+    TUTORIAL_RULESET,
+    tutor_choice,
+)
 
 router = APIRouter(prefix="/tutorial", include_in_schema=False)
-TUTOR_COOKIE = "dejarik_tutor"
 
 
 @router.get("", response_class=HTMLResponse)
@@ -30,17 +39,18 @@ async def tutorial_start(request: Request, session: SessionDep, settings: Settin
     return page(request, "tutorial.html", {"player": player})
 
 
-@router.post("")
+@router.post("", dependencies=[rate_limit("matches")])
 async def tutorial_new(
-    request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+    request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep, device: DeviceNameDep
 ) -> Response:
     player = await page_player(request, session, settings)
     token = None
     try:
         if player is None:
+            request.app.state.limiter.take("players", client_address(request))
             form = await request.form()
-            player, token = await create_player(session, str(form.get("name") or ""))
-        tutor, tutor_token = await create_player(session, TUTOR_NAME)
+            player, token = await create_player(session, str(form.get("name") or ""), device)
+        tutor = await server_player(session, TUTOR_PLAYER_ID, TUTOR_NAME)
         match = await service.create(player, TUTORIAL_RULESET, {}, STUDENT_SEAT)
         await service.join(match.id, tutor, TUTOR_SEAT)
     except ServiceError as error:
@@ -48,15 +58,6 @@ async def tutorial_new(
     response = RedirectResponse(f"/tutorial/{match.id}", status_code=303)
     if token is not None:
         set_token_cookie(response, settings, token)
-    response.set_cookie(
-        TUTOR_COOKIE,
-        tutor_token,
-        max_age=COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=settings.cookie_secure,
-        path="/tutorial",
-    )
     return response
 
 
@@ -68,14 +69,23 @@ async def tutorial_match(request: Request, shown: ShownMatch, service: ServiceDe
 
 
 @router.post("/{match_id}/opponent")
-async def tutor_acts(match_id: str, request: Request, session: SessionDep, service: ServiceDep) -> Response:
-    """The tutor makes its scripted choice, if it is the tutor's turn; one action per call."""
-    tutor = await player_by_token(session, request.cookies.get(TUTOR_COOKIE, ""))
+async def tutor_acts(
+    match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> Response:
+    """The tutor makes its scripted choice, if it is the tutor's turn; one action per call.
+    Only the student of that tutorial (the browser's player, in the student's seat) asks."""
+    student = await page_player(request, session, settings)
     try:
         match = await service.get(match_id)
-        if tutor is None or seat_of(match, tutor.id) != TUTOR_SEAT or match.ruleset != TUTORIAL_RULESET:
+        if (
+            student is None
+            or seat_of(match, student.id) != STUDENT_SEAT
+            or seat_of(match, TUTOR_PLAYER_ID) != TUTOR_SEAT
+            or match.ruleset != TUTORIAL_RULESET
+        ):
             message = "this browser has no tutor in that match"
             return JSONResponse({"error": "forbidden", "message": message}, 403)
+        tutor = await server_player(session, TUTOR_PLAYER_ID, TUTOR_NAME)
         view = await service.view(match, tutor)
         if view["status"] != "active" or TUTOR_SEAT not in view["to_act"]:
             message = "the tutor is not to act now"

@@ -10,24 +10,30 @@ harmless 409.
 
 A decision runs in a process pool (the search never blocks the event loop), from
 the seat's knowledge alone (:func:`app.bots.seat_knowledge`), within a time budget.
+Decisions wait for a free worker in :class:`app.bots.scheduler.Scheduler`: round-robin
+across match hosts, a match with a human seat before a bots-only one. The deadline
+(budget + ``GRACE_S``) starts when a worker is free for it, not while it waits.
 A bot that fails or runs out of time plays a legal fallback and the log says why.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import multiprocessing
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.bots import MASTER_BUDGET_S, decide, get_bot, seat_knowledge
+from app.bots.scheduler import Scheduler
 from app.bots.seating import active_bot_matches, bot_player_id
 from app.config import Settings
 from app.models import Player
@@ -35,7 +41,7 @@ from app.rules import get_ruleset
 from app.rules.base import COMMON_ACTION_TYPES, Action
 from app.services.errors import Conflict, NotFound, ServiceError
 from app.services.matches import MatchService, Publish
-from app.services.store import Committed, store_for
+from app.services.store import Committed, SeatRecord, store_for
 
 log = logging.getLogger("dejarik.bots")
 
@@ -53,7 +59,8 @@ def think(bot_id: str, known: dict[str, Any], seat: int, seed: int, budget_s: fl
 
 @dataclass
 class Turn:
-    """A bot's decision to make: who, where, at which version, from what it knows."""
+    """A bot's decision to make: who, where, at which version, from what it knows; and
+    whose match it is (its host), with or without a human seat, for the scheduler."""
 
     match_id: str
     version: int
@@ -61,6 +68,13 @@ class Turn:
     bot_id: str
     known: dict[str, Any]
     legal: list[Action]
+    owner: str
+    human: bool
+
+
+def has_human_seat(seats: Iterable[SeatRecord]) -> bool:
+    """Someone plays this match at the board: a seat without a bot, held by a player or the GM (NPC)."""
+    return any(seat.bot is None and (seat.player is not None or seat.npc) for seat in seats)
 
 
 def decision_seed(match_id: str, version: int, seat: int) -> int:
@@ -88,6 +102,7 @@ class BotRunner:
         self.publish: Publish | None = None
         """The wrapped publish (set by :meth:`wrap`): the bots' own moves poke again."""
         self.executor: ProcessPoolExecutor | None = None
+        self.scheduler = Scheduler(settings.bot_workers)
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()
         self.scanner: asyncio.Task[None] | None = None
@@ -170,7 +185,16 @@ class BotRunner:
                 legal = ruleset.legal_actions(state, seat.seat)
                 if seat.seat in to_act or any(a["type"] == "accept_draw" for a in legal):
                     known = ruleset.dump_state(seat_knowledge(ruleset, state, seat.seat))
-                    return Turn(match.id, match.version, seat.seat, seat.bot, known, legal)
+                    return Turn(
+                        match.id,
+                        match.version,
+                        seat.seat,
+                        seat.bot,
+                        known,
+                        legal,
+                        owner=match.host_id,
+                        human=has_human_seat(match.seats),
+                    )
         return None
 
     async def _play_once(self, match_id: str) -> bool:
@@ -188,12 +212,10 @@ class BotRunner:
         bot = get_bot(turn.bot_id)
         budget = self.settings.bot_think_ms / 1000 if bot and bot.level.id == "master" else MASTER_BUDGET_S
         seed = decision_seed(turn.match_id, turn.version, turn.seat)
-        loop = asyncio.get_running_loop()
         try:
-            future = loop.run_in_executor(
-                self.executor, think, turn.bot_id, turn.known, turn.seat, seed, budget
-            )
-            return await asyncio.wait_for(future, timeout=budget + GRACE_S)
+            job = await self._submit(turn, seed, budget)
+            # The deadline starts now that a worker is free for it, not while it waited.
+            return await asyncio.wait_for(asyncio.wrap_future(job), timeout=budget + GRACE_S)
         except asyncio.CancelledError:
             raise
         except TimeoutError:
@@ -203,6 +225,25 @@ class BotRunner:
                 "bot %s failed in match %s (%r); playing a fallback", turn.bot_id, turn.match_id, error
             )
         return fallback(turn)
+
+    async def _submit(self, turn: Turn, seed: int, budget: float) -> Future[Action]:
+        """Wait for the scheduler's slot, then start the search on a worker. The slot is
+        held until the worker is done, even past a timeout: it is a worker, not a wait."""
+        assert self.executor is not None, "start() first"
+        await self.scheduler.acquire(turn.owner, turn.human)
+        loop = asyncio.get_running_loop()
+
+        def release(_: Future[Action]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped meanwhile
+                loop.call_soon_threadsafe(self.scheduler.release)
+
+        try:
+            job = self.executor.submit(think, turn.bot_id, turn.known, turn.seat, seed, budget)
+        except BaseException:
+            self.scheduler.release()
+            raise
+        job.add_done_callback(release)
+        return job
 
     async def _act(self, turn: Turn, action: Action) -> bool:
         async with self.sessionmaker() as session:

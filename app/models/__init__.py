@@ -75,6 +75,14 @@ class PlayerToken(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    device_name: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """What the device is, from its user agent when it signed in ("Firefox on Android")."""
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    @property
+    def device_id(self) -> str:
+        """The device's public id: the start of its token's hash (the hash itself stays private)."""
+        return self.token_hash[:16]
 
 
 class DeviceLink(Base):
@@ -217,6 +225,11 @@ class ChatMessage(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    author_name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The author's name when posting (a later rename does not change it); ``None`` on
+    messages older than the column: the current name is shown."""
+    author_role: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """What the author was in the match when posting: ``blue``/``red``/… seat, ``gm`` or ``spectator``."""
 
     player: Mapped[Player] = relationship(lazy="selectin")
 
@@ -250,7 +263,8 @@ class Outbox(Base):
     """``delivered``, ``failed`` (out of tries), ``skipped`` (no address any more), or an
     e-mail not sent: ``unconfirmed`` (the address is pending), ``quiet`` (one went to that
     address for that match within ``NOTIFY_EMAIL_QUIET_S``), ``daily_cap``
-    (``NOTIFY_EMAIL_DAILY_MAX`` reached)."""
+    (``NOTIFY_EMAIL_DAILY_MAX`` reached), ``unsure`` (an earlier try was cut off by its
+    deadline while the mail was being sent: it may have gone, and is not sent twice)."""
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
 
     __table_args__ = (Index("ix_outbox_due", "done_at", "next_at"),)

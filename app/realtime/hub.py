@@ -67,10 +67,13 @@ class Frames:
         log: list[Entry] | None = None,
         now: clock.Now = clock.system_now,
         earlier: dict[int, Entry] | None = None,
+        after: int | None = None,
     ) -> None:
         self.match = match
         self.entries = entries
         """The entries after the oldest version a receiver has."""
+        self.after = after
+        """``entries`` are every entry after this version (None: not known to be)."""
         self.earlier = earlier
         """Entries before those that a GM's undo among them names (its words name them)."""
         self.controls = views.controls(match, log) if log is not None else None
@@ -160,7 +163,8 @@ class Hub:
             if frames is None or not self._serves(frames, viewer, since, self.now()):
                 match, entries = await self.store.load_with_entries(match_id, since)
                 earlier = await views.undone_entries(self.store, match, entries)
-                frames = Frames(match, entries, await self._log_for(match, [viewer]), self.now, earlier)
+                whole = await self._log_for(match, [viewer])
+                frames = Frames(match, entries, whole, self.now, earlier, after=since)
                 if match_id not in self.latest or frames.version >= self.latest[match_id].version:
                     self.latest[match_id] = frames
             message = frames.snapshot(viewer, since)
@@ -199,7 +203,7 @@ class Hub:
                 return
             oldest = min(v.version for v in behind)
             if committed is not None and self._covers_all(committed, oldest, behind):
-                frames = Frames(committed.after, committed.entries, now=self.now)
+                frames = Frames(committed.after, committed.entries, now=self.now, after=committed.before)
             else:
                 try:
                     match, entries = await self.store.load_with_entries(match_id, oldest)
@@ -209,7 +213,8 @@ class Hub:
                         "reading %s for its viewers failed; they resync on the next update", match_id
                     )
                     return
-                frames = Frames(match, entries, await self._log_for(match, behind), self.now, earlier)
+                whole = await self._log_for(match, behind)
+                frames = Frames(match, entries, whole, self.now, earlier, after=oldest)
             self.latest[match_id] = frames
             sends = []
             for viewer in behind:
@@ -235,7 +240,9 @@ class Hub:
 
     @staticmethod
     def _serves(frames: Frames, viewer: Viewer, since: int | None, now: datetime) -> bool:
-        """``frames`` (this match's newest) can answer a new connection without a read."""
+        """``frames`` (this match's newest) can answer a new connection or a sync without
+        a read: a repeated sync at an unchanged version (``since=-1`` too) is answered
+        from the same frames."""
         if frames.controls is None and views.runs_table(frames.match, viewer.player_id):
             return False
         deadline = clock.deadline(frames.match)
@@ -243,4 +250,4 @@ class Hub:
             return False  # the time ran out since: the other seats may now claim the win
         if since is None or since >= frames.version:
             return True
-        return bool(frames.entries) and frames.entries[0].version <= since + 1
+        return frames.after is not None and frames.after <= since

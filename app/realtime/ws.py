@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 from starlette.types import Receive, Scope, Send
@@ -18,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.api.errors import DATABASE_ERRORS, DATABASE_UNAVAILABLE, notice_outage
 from app.api.json_input import INT32_MAX, MAX_SAFE_INT, UnsafeInput, parse, text_problem
-from app.api.limits import RateLimited, client_address
+from app.api.limits import Bucket, RateLimited, client_address
 from app.api.origin import origin_refusal, same_origin
 from app.realtime.hub import Viewer
 from app.services.errors import NotFound, ServiceError, Unavailable
@@ -27,6 +28,7 @@ from app.services.players import player_by_token
 
 MATCH_SOCKET_PATH = re.compile(r"/ws/matches/([^/]+)")
 TRUE, FALSE = {"1", "true", "on", "yes"}, {"0", "false", "off", "no", ""}
+SYNC_WINDOW_S = 10  # ``ws_syncs_per_10s``
 
 
 async def serve(scope: Scope, receive: Receive, send: Send) -> None:
@@ -118,6 +120,7 @@ async def match_socket(
             return
     await websocket.accept()
     viewer = Viewer(websocket, match_id, as_player(player))
+    syncs = _sync_bucket(settings.ws_syncs_per_10s)
     try:
         await hub.snapshot(viewer, start)
     except NotFound as missing:
@@ -136,7 +139,7 @@ async def match_socket(
             if frame["type"] == "websocket.disconnect":
                 break
             try:
-                reply = await _handle(app, viewer, frame.get("text") or frame.get("bytes") or "")
+                reply = await _handle(app, viewer, syncs, frame.get("text") or frame.get("bytes") or "")
             except (*DATABASE_ERRORS, Unavailable) as error:  # a sync that could not read the match
                 notice_outage(app, error)
                 reply = _error(None, 503, DATABASE_UNAVAILABLE)
@@ -146,6 +149,12 @@ async def match_socket(
         pass
     finally:
         hub.leave(viewer)
+
+
+def _sync_bucket(per_10s: int) -> Bucket | None:
+    """The socket's own allowance of ``sync`` frames (each may cost a read of the whole
+    match); ``None``: no limit (a setting of 0)."""
+    return Bucket.full(per_10s, SYNC_WINDOW_S, time.monotonic()) if per_10s > 0 else None
 
 
 def _error(client_id: Any, code: int, message: str, **extra: Any) -> dict[str, Any]:
@@ -170,7 +179,7 @@ def _version(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and -1 <= value <= INT32_MAX
 
 
-async def _handle(app: Any, viewer: Viewer, raw: str | bytes) -> dict[str, Any] | None:
+async def _handle(app: Any, viewer: Viewer, syncs: Bucket | None, raw: str | bytes) -> dict[str, Any] | None:
     """One client frame in; the reply frame (if any) out. Same rules as REST."""
     limit = app.state.settings.max_body_bytes
     if len(raw) > limit:
@@ -188,6 +197,10 @@ async def _handle(app: Any, viewer: Viewer, raw: str | bytes) -> dict[str, Any] 
         since = message.get("since")
         if since is not None and not _version(since):
             return _error(client_id, 422, f'"since" must be a version between -1 and {INT32_MAX}')
+        if syncs is not None and (retry_after := syncs.take(time.monotonic())):
+            at_most = f"at most {syncs.capacity:g} in {SYNC_WINDOW_S} s"
+            message = f"too many syncs on this socket ({at_most}): retry in {retry_after} s"
+            return _error(client_id, 429, message, retry_after=retry_after)
         await app.state.hub.snapshot(viewer, since)
         return None
     if kind == "ping":

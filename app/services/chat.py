@@ -1,27 +1,34 @@
 """A match's chat: who may write and read each channel, kept with the match.
 
 ``players``: the seated players and the GM write; everyone may read.
-``spectators``: signed-in viewers who are not seated write; everyone but the seated
-players reads it, and they too once the match is finished (no hints while it runs).
+``spectators``: signed-in viewers who are not seated write; everyone may read it but a
+seated player who identifies as one, until the match is finished. "No hints while it
+runs" is a courtesy, not a secret: a seated player who reads without a token (or with
+a second account) is anyone, and reads it.
+
+Each message keeps its author's name and role (seat, GM, spectator) as they were when
+posted, so a later rename changes nothing, and a spectator may not post under the name
+of a player of the match.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ChatMessage, Player, utcnow
-from app.services.errors import Forbidden, Invalid, TooMany
+from app.rules import get_ruleset
+from app.services.errors import Forbidden, Invalid
 from app.services.players import as_utc
 from app.services.store import MatchRecord, store_for
 from app.services.views import player_json, runs_table
 
 CHANNELS = ("players", "spectators")
 MAX_TEXT = 500
-RATE_WINDOW = timedelta(minutes=1)
+GM, SPECTATOR = "gm", "spectator"
 
 
 def is_seated(match: MatchRecord, player_id: str | None) -> bool:
@@ -50,12 +57,36 @@ def check_channel(channel: str) -> None:
         raise Invalid(f"channel: must be 'players' or 'spectators', not {channel!r}")
 
 
-def message_json(message: ChatMessage, player: Player) -> dict[str, Any]:
+def role_of(match: MatchRecord, player_id: str) -> str:
+    """What ``player_id`` is in ``match``: ``gm``, its seat's name in lower case
+    (``blue``, ``red``, …), or ``spectator``."""
+    if runs_table(match, player_id):
+        return GM
+    seat = next((s.seat for s in match.seats if s.player_id == player_id), None)
+    return SPECTATOR if seat is None else get_ruleset(match.ruleset).seat_name(seat).lower()
+
+
+def check_not_impersonating(match: MatchRecord, player: Player) -> None:
+    """A spectator may not write under the name of a seated player or of the GM."""
+    taken = [s.player.name for s in match.seats if s.player is not None]
+    if runs_table(match, match.host_id):
+        taken.append(match.host.name)
+    if player.name.casefold() in {name.casefold() for name in taken}:
+        raise Invalid(
+            f"name: {player.name!r} is the name of a player in this match; "
+            "choose another name to write to the spectators' channel"
+        )
+
+
+def message_json(message: ChatMessage, player: Player, match: MatchRecord) -> dict[str, Any]:
     return {
         "id": message.id,
         "at": as_utc(message.at).isoformat(),
         "channel": message.channel,
         "player": player_json(player),
+        # Messages older than these columns: the current name, and the role now.
+        "author_name": message.author_name or player.name,
+        "author_role": message.author_role or role_of(match, player.id),
         "text": message.text,
     }
 
@@ -69,9 +100,17 @@ def clean_text(text: str) -> str:
 
 
 async def post(
-    session: AsyncSession, match_id: str, player: Player, channel: str, text: str, per_minute: int
+    session: AsyncSession,
+    match_id: str,
+    player: Player,
+    channel: str,
+    text: str,
+    spend: Callable[[], None],
 ) -> tuple[MatchRecord, dict[str, Any]]:
-    """Keep ``player``'s message; the match and the message as everyone receives it."""
+    """Keep ``player``'s message; the match and the message as everyone receives it.
+
+    ``spend`` takes one of the player's messages this minute (or raises), once the
+    message is known to be one the server takes: a refused message costs nothing."""
     check_channel(channel)
     text = clean_text(text)
     match = await store_for(session.bind).load(match_id)
@@ -81,18 +120,21 @@ async def post(
                 "only the seated players and the GM write to the players' channel: use 'spectators'"
             )
         raise Forbidden("seated players and the GM write to the 'players' channel, not to the spectators'")
-    since = utcnow() - RATE_WINDOW
-    recent = await session.scalar(
-        select(func.count())
-        .select_from(ChatMessage)
-        .where(ChatMessage.player_id == player.id, ChatMessage.at > since)
+    if channel == "spectators":
+        check_not_impersonating(match, player)
+    spend()
+    message = ChatMessage(
+        match_seq=match.seq,
+        channel=channel,
+        player_id=player.id,
+        text=text,
+        at=utcnow(),
+        author_name=player.name,
+        author_role=role_of(match, player.id),
     )
-    if (recent or 0) >= per_minute:
-        raise TooMany(f"at most {per_minute} messages a minute: wait a moment", retry_after=60)
-    message = ChatMessage(match_seq=match.seq, channel=channel, player_id=player.id, text=text, at=utcnow())
     session.add(message)
     await session.commit()
-    return match, message_json(message, player)
+    return match, message_json(message, player, match)
 
 
 async def read(
@@ -111,4 +153,4 @@ async def read(
         .order_by(ChatMessage.id)
         .limit(limit)
     )
-    return [message_json(row, row.player) for row in rows]
+    return [message_json(row, row.player, match) for row in rows]

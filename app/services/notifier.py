@@ -161,6 +161,7 @@ def payload(row: dict[str, Any], site_url: str) -> dict[str, Any]:
     url = f"{site_url}/matches/{row['match_id']}"
     return {
         "content": f"{row['text']} {url}",
+        "allowed_mentions": {"parse": []},  # names are players' words: "@everyone" pings nobody
         "event": row["event"],
         "match": {"id": row["match_id"], "url": url, "ruleset": row["ruleset"], "version": row["version"]},
     }
@@ -356,12 +357,15 @@ class Notifier:
             subject = f"{SUBJECTS.get(row['event'], 'Dejarik')}: {row['ruleset']}"
             text = f"{defanged(row['text'])} {site}/matches/{row['match_id']}"  # the webhook's words
         text += f"\n\n--\nNo more e-mails from {site}, in one click: {unsubscribe}\n"
+        # An error in the exchange means not sent: the record goes. Cut off by the deadline
+        # instead (CancelledError), the thread runs on and the mail may still go out: the
+        # record stays, counting for the caps, and a retry settles ``unsure``, never a second mail.
         try:
             settings = self.settings
             await asyncio.to_thread(
                 send_email, settings.smtp_url, settings.smtp_from, address, subject, text, unsubscribe
             )
-        except BaseException:
+        except Exception:
             with contextlib.suppress(Exception):  # not sent: it counts for no cap
                 await self.store.release_email(token_hash)
             raise

@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from webauthn import (
     generate_authentication_options,
@@ -30,10 +31,11 @@ from webauthn.helpers.structs import (
 )
 
 from app.models import Passkey, Player, WebAuthnChallenge, utcnow
-from app.services.errors import Forbidden, ServiceError, Unauthorized
+from app.services.errors import Conflict, Forbidden, ServiceError, Unauthorized
 from app.services.players import as_utc
 
 CEREMONY_LIFETIME = timedelta(minutes=5)
+ALREADY_REGISTERED = "this passkey is already registered here: sign in with it instead"
 RP_NAME = "Dejarik"
 
 
@@ -104,7 +106,8 @@ async def registration_options(session: AsyncSession, player: Player, rp: Relyin
         user_display_name=player.name,
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED,  # sign-in needs no name typed
-            user_verification=UserVerificationRequirement.PREFERRED,
+            # A passkey is the only factor: the device must check who holds it (PIN, biometrics).
+            user_verification=UserVerificationRequirement.REQUIRED,
         ),
         exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c)) for c in existing],
     )
@@ -122,24 +125,33 @@ async def register(
             expected_challenge=challenge,
             expected_rp_id=rp.id,
             expected_origin=rp.origin,
+            require_user_verification=True,
         )
     except WebAuthnException as error:
         await session.commit()  # the challenge stays spent
         raise Forbidden(f"the passkey was not accepted: {error}") from error
+    credential_id = bytes_to_base64url(verified.credential_id)
+    if await session.get(Passkey, credential_id) is not None:
+        await session.commit()
+        raise Conflict(ALREADY_REGISTERED)
     passkey = Passkey(
-        credential_id=bytes_to_base64url(verified.credential_id),
+        credential_id=credential_id,
         player_id=player.id,
         public_key=verified.credential_public_key,
         sign_count=verified.sign_count,
     )
     session.add(passkey)
-    await session.commit()
+    try:
+        await session.commit()
+    except IntegrityError:  # registered at the same moment by another request
+        await session.rollback()
+        raise Conflict(ALREADY_REGISTERED) from None
     return passkey
 
 
 async def login_options(session: AsyncSession, rp: RelyingParty) -> dict[str, Any]:
     options = generate_authentication_options(
-        rp_id=rp.id, user_verification=UserVerificationRequirement.PREFERRED
+        rp_id=rp.id, user_verification=UserVerificationRequirement.REQUIRED
     )
     await _remember(session, options.challenge, "login", None)
     return options_to_json_dict(options)
@@ -161,6 +173,7 @@ async def login(session: AsyncSession, credential: dict[str, Any], rp: RelyingPa
             expected_origin=rp.origin,
             credential_public_key=passkey.public_key,
             credential_current_sign_count=passkey.sign_count,
+            require_user_verification=True,
         )
     except WebAuthnException as error:
         await session.commit()

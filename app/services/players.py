@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import DeviceLink, EmailSent, Outbox, Player, PlayerToken, utcnow
+from app.services.devices import touch
 from app.services.errors import Gone, Invalid
 from app.services.notifier import check_email, check_webhook_url
 
@@ -38,18 +39,32 @@ def clean_name(name: str) -> str:
         raise Invalid(f"name: at most {MAX_NAME} characters")
     if any(unicodedata.category(c) == "Cc" for c in name):
         raise Invalid("name: must not contain control characters")
+    if any(unicodedata.category(c) == "Cf" for c in name):
+        raise Invalid(
+            "name: must not contain invisible format characters "
+            "(bidi controls such as U+202E, zero-width spaces, soft hyphens)"
+        )
     return name
 
 
-def _new_device_token(player_id: str) -> tuple[PlayerToken, str]:
+def _new_device_token(player_id: str, device: str | None) -> tuple[PlayerToken, str]:
+    """A token for a device named ``device`` (``describe_device`` of its user agent)."""
     token = secrets.token_urlsafe(32)
-    return PlayerToken(token_hash=hash_token(token), player_id=player_id), token
+    now = utcnow()
+    row = PlayerToken(
+        token_hash=hash_token(token),
+        player_id=player_id,
+        device_name=device,
+        created_at=now,
+        last_used_at=now,
+    )
+    return row, token
 
 
-async def create_player(session: AsyncSession, name: str) -> tuple[Player, str]:
+async def create_player(session: AsyncSession, name: str, device: str | None = None) -> tuple[Player, str]:
     """A new player and their first device's token; the token is shown only this once."""
     player_id = secrets.token_hex(8)
-    row, token = _new_device_token(player_id)
+    row, token = _new_device_token(player_id, device)
     player = Player(id=player_id, name=clean_name(name), token_hash=row.token_hash)
     session.add(player)
     await session.flush()  # the player row first: the token row refers to it
@@ -58,22 +73,30 @@ async def create_player(session: AsyncSession, name: str) -> tuple[Player, str]:
     return player, token
 
 
-async def issue_token(session: AsyncSession, player_id: str) -> str:
+async def issue_token(session: AsyncSession, player_id: str, device: str | None = None) -> str:
     """A token for one more device of ``player_id`` (committed)."""
-    row, token = _new_device_token(player_id)
+    row, token = _new_device_token(player_id, device)
     session.add(row)
     await session.commit()
     return token
 
 
 async def player_by_token(session: AsyncSession, token: str) -> Player | None:
+    """The token's player (``None``: unknown or signed out); records that it was used."""
     if not token or len(token) > 200:
         return None
-    return await session.scalar(
-        select(Player)
-        .join(PlayerToken, PlayerToken.player_id == Player.id)
-        .where(PlayerToken.token_hash == hash_token(token))
-    )
+    token_hash = hash_token(token)
+    found = (
+        await session.execute(
+            select(Player, PlayerToken.last_used_at)
+            .join(PlayerToken, PlayerToken.player_id == Player.id)
+            .where(PlayerToken.token_hash == token_hash)
+        )
+    ).first()
+    if found is None:
+        return None
+    await touch(session, token_hash, found.last_used_at)
+    return found.Player
 
 
 async def rename(session: AsyncSession, player: Player, name: str) -> Player:
@@ -100,9 +123,9 @@ async def create_device_link(session: AsyncSession, player: Player) -> tuple[str
     return secret, expires_at
 
 
-async def use_device_link(session: AsyncSession, secret: str) -> tuple[Player, str]:
-    """Spend the link: its player and a new token for this device. ``Gone`` when it
-    was used, has expired, or never existed."""
+async def _valid_link(session: AsyncSession, secret: str) -> DeviceLink:
+    """The unspent, unexpired link of ``secret``; ``Gone`` when it was used, has expired,
+    or never existed."""
     link = await session.get(DeviceLink, hash_token(secret)) if 0 < len(secret) <= 200 else None
     if link is None:
         raise Gone("this sign-in link is not valid: ask your other device for a new one")
@@ -112,6 +135,24 @@ async def use_device_link(session: AsyncSession, secret: str) -> tuple[Player, s
         raise Gone(
             "this sign-in link has expired (links last 10 minutes): ask your other device for a new one"
         )
+    return link
+
+
+async def device_link_player(session: AsyncSession, secret: str) -> Player:
+    """Whom the link would sign in, without spending it (``Gone`` like ``use_device_link``)."""
+    link = await _valid_link(session, secret)
+    player = await session.get(Player, link.player_id)
+    assert player is not None  # the link's foreign key keeps its player
+    await session.commit()
+    return player
+
+
+async def use_device_link(
+    session: AsyncSession, secret: str, device: str | None = None
+) -> tuple[Player, str]:
+    """Spend the link: its player and a new token for this device, named ``device``.
+    ``Gone`` when it was used, has expired, or never existed."""
+    link = await _valid_link(session, secret)
     # Two browsers opening the link at once: only the one whose update lands signs in.
     spent = await session.execute(
         update(DeviceLink)
@@ -123,7 +164,7 @@ async def use_device_link(session: AsyncSession, secret: str) -> tuple[Player, s
         raise Gone("this sign-in link was already used: ask your other device for a new one")
     player = await session.get(Player, link.player_id)
     assert player is not None  # the link's foreign key keeps its player
-    row, token = _new_device_token(player.id)
+    row, token = _new_device_token(player.id, device)
     session.add(row)
     await session.commit()
     return player, token

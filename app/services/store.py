@@ -450,7 +450,8 @@ class Store:
         """Record the e-mail outbox ``row`` is about to send (its links' secret hashed
         as ``token_hash``), or say why it must not be sent: ``skipped`` (the player's
         address changed or is gone), ``unconfirmed`` (only a confirmation goes to a
-        pending address, and none to a confirmed one), ``quiet`` or ``daily_cap``."""
+        pending address, and none to a confirmed one), ``quiet``, ``daily_cap``, or
+        ``unsure`` (an earlier try of this row was cut off while sending: it may have gone)."""
         async with self._writing(), self.engine.begin() as connection:
             whose = select(PLAYERS.c.email, PLAYERS.c.email_confirmed_at)
             whose = whose.where(PLAYERS.c.id == row["player_id"])
@@ -464,6 +465,9 @@ class Store:
                 return "unconfirmed"
             address = player.email.lower()
             await self._lock_address(connection, address)
+            tried = select(EMAIL_SENT.c.id).where(EMAIL_SENT.c.outbox_id == row["id"])
+            if await connection.scalar(tried) is not None:
+                return "unsure"  # an earlier try ran past its deadline: it may have gone out
             earlier = or_(EMAIL_SENT.c.outbox_id.is_(None), EMAIL_SENT.c.outbox_id != row["id"])
             if row["event"] in ("your_turn", "confirm_email") and quiet_s > 0:
                 recent = await connection.scalar(

@@ -5,6 +5,14 @@
 
 const MUTE_KEY = "dejarik-chat-muted:";
 
+// The badge beside each name: what its author was in the match (a seat, the GM, a
+// spectator), so that a name alone cannot pass for a player's.
+export function roleLabel(role) {
+  if (role === "gm") return "GM";
+  if (!role) return "";
+  return role.charAt(0).toUpperCase() + role.slice(1);
+}
+
 export function attachChat(panel) {
   if (!panel) return { receive() {}, resync() {} };
   const matchId = panel.dataset.matchId;
@@ -39,14 +47,18 @@ export function attachChat(panel) {
     item.dataset.chatId = message.id;
     if (message.player.id === me) item.dataset.mine = "true";
     const name = document.createElement("strong");
-    name.textContent = message.player.name;
+    name.textContent = message.author_name ?? message.player.name;  // the name when posted
+    const role = document.createElement("span");
+    role.className = "chat-role";
+    role.dataset.role = message.author_role ?? "";
+    role.textContent = roleLabel(message.author_role);
     const text = document.createElement("span");
     text.className = "chat-text";
     text.textContent = message.text;
     const time = document.createElement("time");
     time.dateTime = message.at;
     time.textContent = new Date(message.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-    item.append(name, " ", text, " ", time);
+    item.append(name, " ", role, " ", text, " ", time);
     return item;
   }
 

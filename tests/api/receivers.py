@@ -131,13 +131,15 @@ class SmtpSink:
     """A real SMTP server (aiosmtpd) that keeps every message it is sent, and the
     recipients each was sent to (``RCPT TO``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, delay_s: float = 0.0) -> None:
+        """``delay_s``: how long it takes to answer a message's DATA (a slow mail server)."""
         self.messages: list[Any] = []
         self.recipients: list[list[str]] = []
         sink = self
 
         class Handler:
             async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+                await asyncio.sleep(delay_s)
                 sink.recipients.append(list(envelope.rcpt_tos))
                 sink.messages.append(message_from_bytes(envelope.content, policy=policy.default))
                 return "250 OK"

@@ -3,11 +3,16 @@ over the match's websocket."""
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 from jsonschema import Draft202012Validator
+from sqlalchemy import update
 from websockets.asyncio.client import connect
 
 from app.config import Settings
+from app.db import make_engine
+from app.models import ChatMessage
 from tests.api.helpers import say, start_match
 from tests.conftest import LiveServer, new_player
 from tests.realtime.helpers import receive, socket_url
@@ -68,7 +73,8 @@ async def test_the_gm_talks_with_the_players(client):
         "/api/v1/matches", json={"ruleset": "eote", "options": {}, "seat": None}, headers=gm["headers"]
     )
     assert created.status_code == 201, created.text
-    assert (await say(client, created.json()["id"], gm, "Welcome, rebels")).status_code == 201
+    welcome = await say(client, created.json()["id"], gm, "Welcome, rebels")
+    assert welcome.status_code == 201 and welcome.json()["author_role"] == "gm"
     assert (await say(client, created.json()["id"], gm, "hi", channel="spectators")).status_code == 403
 
 
@@ -147,3 +153,103 @@ async def test_messages_arrive_live_on_each_connection_that_may_read_them(client
         # Red never gets the spectators' message: the next chat frame it sees is the players' one.
         after = (await say(client, match["id"], blue, "Back soon")).json()
         assert (await receive(red_socket, "chat"))["id"] == after["id"]
+
+
+async def test_l2_forty_posts_at_once_pass_no_more_than_the_limit(database_url):
+    """The audit's burst: 40 concurrent posts by one player got 25 to 33 past a limit of
+    20 (a count, then an insert). Now the player's bucket is taken atomically."""
+    server = LiveServer(Settings(database_url=database_url, chat_messages_per_minute=20)).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            match, (blue, _red) = await start_match(client)
+            posts = [say(client, match["id"], blue, f"spam {i}") for i in range(40)]
+            statuses = [r.status_code for r in await asyncio.gather(*posts)]
+            assert set(statuses) == {201, 429}
+            assert statuses.count(201) <= 20
+            kept = (await messages(client, match["id"])).json()["messages"]
+            assert len(kept) == statuses.count(201)
+    finally:
+        server.stop()
+
+
+async def test_l2_new_players_from_one_address_share_its_chat_limit(database_url):
+    """The audit's 5 new players x 20 posts from one address all passed: players cost
+    nothing. Now an address has a chat limit of its own besides each player's."""
+    server = LiveServer(Settings(database_url=database_url, rate_limit_chat=10)).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            match, _players = await start_match(client)
+            statuses = []
+            for n in range(5):
+                spammer = await new_player(client, f"Spammer {n}")
+                for i in range(20):
+                    posted = await say(client, match["id"], spammer, f"spam {i}", channel="spectators")
+                    statuses.append(posted.status_code)
+            assert statuses[:10] == [201] * 10
+            assert statuses.count(201) < 20, "far fewer than the 100 the audit got through"
+            limited = await say(client, match["id"], spammer, "one more", channel="spectators")
+            assert limited.status_code == 429 and "chat from this address" in limited.json()["detail"]
+    finally:
+        server.stop()
+
+
+async def test_l3_the_spectators_channel_is_public_reading_while_the_match_runs(client, live_server):
+    """A seated player who does not say who they are reads the spectators' channel, as
+    anyone does (docs/api.md says so: "no hints while it runs" is a courtesy)."""
+    match, (blue, _red) = await start_match(client)
+    watcher = await new_player(client, "Watcher")
+    assert (
+        await say(client, match["id"], watcher, "Blue should attack", channel="spectators")
+    ).status_code == 201
+    assert (await messages(client, match["id"], blue, channel="spectators")).status_code == 403
+    anonymous = await messages(client, match["id"], channel="spectators")
+    assert [m["text"] for m in anonymous.json()["messages"]] == ["Blue should attack"]
+
+
+async def test_l4_a_message_keeps_its_authors_name_and_role_through_a_rename(client, live_server):
+    """The audit renamed a player and their earlier messages showed the new name."""
+    match, (blue, red) = await start_match(client)
+    watcher = await new_player(client, "Watcher")
+    first = (await say(client, match["id"], blue, "Good luck")).json()
+    assert (first["author_name"], first["author_role"]) == ("Chewie", "blue")
+    aside = (await say(client, match["id"], watcher, "Go Red", channel="spectators")).json()
+    assert (aside["author_name"], aside["author_role"]) == ("Watcher", "spectator")
+    renamed = await client.patch(
+        "/api/v1/players/me", json={"name": "Renamed later"}, headers=blue["headers"]
+    )
+    assert renamed.status_code == 200
+    (kept,) = (await messages(client, match["id"])).json()["messages"]
+    assert (kept["author_name"], kept["author_role"]) == ("Chewie", "blue")
+    assert kept["player"] == {"id": blue["id"], "name": "Renamed later"}, "who it is, by id, named now"
+
+    # A message kept before the columns existed shows the current name and role.
+    engine = make_engine(live_server.settings.database_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(
+                update(ChatMessage)
+                .where(ChatMessage.id == first["id"])
+                .values(author_name=None, author_role=None)
+            )
+    finally:
+        await engine.dispose()
+    (old,) = (await messages(client, match["id"])).json()["messages"]
+    assert (old["author_name"], old["author_role"]) == ("Renamed later", "blue")
+    red_says = (await say(client, match["id"], red, "Thanks")).json()
+    assert red_says["author_role"] == "red"
+
+
+async def test_l4_a_spectator_may_not_post_under_a_seated_players_name(client):
+    """The audit's spectator renamed itself "Blue player" (the seated player's name) and
+    posted "I resign next turn, GG" to the spectators' channel."""
+    match, (_blue, _red) = await start_match(client)  # Chewie and R2-D2
+    impostor = await new_player(client, "Watcher")
+    for name in ("chewie", "R2-d2"):
+        renamed = await client.patch("/api/v1/players/me", json={"name": name}, headers=impostor["headers"])
+        assert renamed.status_code == 200
+        refused = await say(client, match["id"], impostor, "I resign next turn, GG", channel="spectators")
+        assert refused.status_code == 422, refused.text
+        assert "name of a player in this match" in refused.json()["detail"]
+    assert (await messages(client, match["id"], channel="spectators")).json()["messages"] == []
+    await client.patch("/api/v1/players/me", json={"name": "Chewbacca fan"}, headers=impostor["headers"])
+    assert (await say(client, match["id"], impostor, "GG", channel="spectators")).status_code == 201

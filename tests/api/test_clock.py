@@ -122,3 +122,34 @@ async def test_a_pause_stops_the_clock(client, server_clock):
     pause_at, resume_at = (datetime.fromisoformat(e["at"]) for e in log[-2:])
     assert datetime.fromisoformat(after["deadline"]) == deadline + (resume_at - pause_at)
     assert claims(after) == []  # the 30 s left before the pause are still left
+
+
+async def test_held_a_draw_offer_and_its_refusal_keep_the_deadline_and_the_claim_waits_for_it(
+    client, server_clock
+):
+    """The audit's clock checks: the deadline is 60 s ahead; a draw offer by the waiting
+    seat and the mover's refusal do not move it; 3 s before it the claim is not listed and
+    is refused (409), 1 s after it is listed and wins."""
+    match, players = await start_match(client, options={"clock": CLOCK})
+    mover = match["to_act"][0]
+    waiting = 1 - mover
+    first = await view(client, match["id"], players[waiting])
+    deadline = datetime.fromisoformat(first["deadline"])
+    assert deadline - datetime.fromisoformat(first["updated_at"]) == timedelta(seconds=60)
+
+    offered = await act(client, match["id"], players[waiting], {"type": "offer_draw"}, first["version"])
+    assert offered.status_code == 200, offered.text
+    answer = await view(client, match["id"], players[mover])
+    declined = await act(client, match["id"], players[mover], {"type": "decline_draw"}, answer["version"])
+    assert declined.status_code == 200, declined.text
+    after = await view(client, match["id"], players[waiting])
+    assert after["to_act"] == [mover] and datetime.fromisoformat(after["deadline"]) == deadline
+
+    for late_by, listed, status in ((-3, False, 409), (1, True, 200)):
+        server_clock.skew = deadline + timedelta(seconds=late_by) - datetime.now(deadline.tzinfo)
+        now = await view(client, match["id"], players[waiting])
+        assert bool(claims(now)) is listed, late_by
+        claimed = await act(client, match["id"], players[waiting], {"type": "claim_timeout"}, now["version"])
+        assert claimed.status_code == status, (late_by, claimed.text)
+    end = await view(client, match["id"])
+    assert end["result"]["winner"] == waiting and "ran out of time" in end["result"]["reason"]

@@ -134,6 +134,18 @@ def test_the_client_address_is_the_key_and_unknown_without_one():
     assert client_address(connection(None)) == "unknown"
 
 
+def test_an_ipv6_client_is_keyed_by_its_64():
+    """One host is commonly given a whole /64: 2^64 addresses must not be 2^64 buckets (L5)."""
+
+    def key(host: str) -> str:
+        return client_address(HTTPConnection({"type": "http", "client": (host, 1), "headers": []}))
+
+    assert key("2001:db8:1:2:3:4:5:6") == key("2001:db8:1:2::9") == "2001:db8:1:2::/64"
+    assert key("2001:db8:1:3::9") == "2001:db8:1:3::/64"
+    assert key("::ffff:203.0.113.7") == CLIENT, "an IPv4 client on a dual-stack socket"
+    assert key("testclient") == "testclient", "not an address: kept as it is"
+
+
 def test_only_ndjson_reads_spend_the_exports_limit():
     clock = Clock()
     limits = limiter(clock, exports=1)

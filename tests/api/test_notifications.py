@@ -477,3 +477,30 @@ async def test_h1_a_flood_from_two_players_reaches_the_smtp_server_capped(capped
         about = [re.search(r"/matches/([A-Za-z0-9_-]+)", m.get_content()).group(1) for m in turns]
         assert len(about) == len(set(about)) == 3  # one per match in the quiet period
         assert all(r == [target] for r in smtp.rcpt_to(target))
+
+
+async def test_a_mail_cut_off_by_the_deadline_is_not_sent_twice(tmp_path):
+    """A mail server slower than the delivery's deadline: the try is cut off while the
+    mail is on its way (and it arrives). The retry must not send it again."""
+    slow = SmtpSink(delay_s=1.5)
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'dejarik.db'}",
+        smtp_url=slow.url,
+        notify_deadline_s=0.5,
+        notify_retry_s=0.2,
+        public_url=SITE,
+    )
+    server = LiveServer(settings).start()
+    try:
+        address = f"slow-{os.urandom(4).hex()}@example.org"
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            player = await new_player(http, "Greedo")
+            body = {"webhook_url": None, "email": address}
+            saved = await http.put("/api/v1/players/me/notifications", json=body, headers=player["headers"])
+            assert saved.status_code == 200, saved.text
+        await arrives(lambda: len(slow.to(address)) >= 1, within=10)
+        await asyncio.sleep(3)  # the retries' time, and a second mail's 1.5 s on the way
+        assert [m["Subject"] for m in slow.to(address)] == [CONFIRM_SUBJECT]
+    finally:
+        server.stop()
+        slow.close()

@@ -103,3 +103,78 @@ async def test_foreign_pages_cannot_open_the_websocket(origin_server):
             assert snapshot["type"] == "snapshot" and snapshot["you"]["seat"] == 0
     async with connect(f"{url}?token={players[0]['token']}") as script:  # a bot: token, no Origin
         assert json.loads(await script.recv())["you"]["seat"] == 0
+
+
+async def test_held_every_state_changing_route_refuses_the_cookie_from_a_foreign_page(origin_server):
+    """The audit's 12 routes × 4 foreign origins: 403 with the cookie, and nothing changes.
+    The same requests from this server's own page then do act (the routes are real)."""
+    async with httpx.AsyncClient(base_url=origin_server.url) as client:
+        finished, (victim, other) = await start_match(client)
+        resigned = await client.post(
+            f"/api/v1/matches/{finished['id']}/actions",
+            json={"action": {"type": "resign"}, "version": finished["version"]},
+            headers=other["headers"],
+        )
+        assert resigned.status_code == 200, resigned.text
+        running, (_, _) = await start_match(client)
+        watched = running["id"]  # the victim talks there as a spectator
+        hosted = await client.post(
+            "/api/v1/matches", json={"ruleset": "kelly", "seat": None}, headers=victim["headers"]
+        )
+        assert hosted.status_code == 201, hosted.text
+        bot = next(b["id"] for b in (await client.get("/api/v1/bots")).json() if "kelly" in b["rulesets"])
+        done, gm = finished["id"], hosted.json()["id"]
+        routes = [
+            ("POST", "/api/v1/players/me/device-links", {}),
+            ("POST", "/api/v1/players/me/passkeys/options", {}),
+            ("PATCH", "/api/v1/players/me", {"json": {"name": "Mallory"}}),
+            (
+                "PUT",
+                "/api/v1/players/me/notifications",
+                {"json": {"webhook_url": None, "email": "m@evil.example"}},
+            ),
+            ("POST", f"/api/v1/matches/{watched}/chat", {"json": {"text": "gg", "channel": "spectators"}}),
+            ("POST", "/settings/device-link", {}),
+            ("POST", "/settings/name", {"data": {"name": "Mallory"}}),
+            ("POST", f"/matches/{done}/again", {}),
+            ("POST", "/tutorial", {}),
+            ("POST", f"/matches/{gm}/bots", {"data": {"seat": "0", "bot": bot}}),
+            ("POST", f"/api/v1/matches/{done}/rematch", {}),
+            ("POST", "/api/v1/players/me/sign-out", {}),  # last: it ends the victim's token
+        ]
+
+        async def state() -> dict:
+            me = await client.get("/api/v1/players/me", headers=victim["headers"])
+            return {
+                "me": me.json(),
+                "notifications": (
+                    await client.get("/api/v1/players/me/notifications", headers=victim["headers"])
+                ).json(),
+                "matches": sorted(
+                    m["id"]
+                    for m in (await client.get("/api/v1/matches", params={"player": victim["id"]})).json()[
+                        "matches"
+                    ]
+                ),
+                "chat": (await client.get(f"/api/v1/matches/{watched}/chat?channel=spectators")).json(),
+                "seats": (await view(client, gm))["seats"],
+                "rematch": (await view(client, done)).get("rematch"),
+            }
+
+        before = await state()
+        for origin in FOREIGN:
+            for method, path, body in routes:
+                forged = await client.request(
+                    method, path, headers={**cookie_of(victim), "Origin": origin}, **body
+                )
+                assert forged.status_code == 403, (origin, method, path, forged.text)
+                assert "cross-site" in forged.json()["detail"]
+                assert "set-cookie" not in forged.headers
+        assert await state() == before, "no forged request changed anything"
+
+        for method, path, body in routes:
+            own = await client.request(
+                method, path, headers={**cookie_of(victim), "Origin": origin_server.url}, **body
+            )
+            assert own.status_code < 400, (method, path, own.status_code, own.text)
+        assert (await client.get("/api/v1/players/me", headers=victim["headers"])).status_code == 401

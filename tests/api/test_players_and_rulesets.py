@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pytest
 from sqlalchemy import select
@@ -43,6 +44,31 @@ async def test_a_name_must_be_given_and_short(client):
         response = await client.post("/api/v1/players", json=body)
         assert response.status_code == 422, body
         assert "name" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u202eredaolB",
+        "Han\u200bSolo",
+        "\u2066Leia\u2069",
+        "Boba\u00adFett",
+        "Lando\ufeff",
+        "Greedo\U000e0041",
+    ],
+)
+async def test_l1_a_name_with_bidi_controls_or_invisible_characters_is_refused(client, name):
+    """The audit's "\\u202eredaolB" (shown reversed) and zero-width names: 422, saying why,
+    on creation and on a rename; the schema's pattern says so too (Schemathesis reads it)."""
+    created = await client.post("/api/v1/players", json={"name": name})
+    assert created.status_code == 422 and "format characters" in created.json()["detail"], created.text
+    han = await new_player(client, "Han")
+    renamed = await client.patch("/api/v1/players/me", json={"name": name}, headers=han["headers"])
+    assert renamed.status_code == 422 and "format characters" in renamed.json()["detail"]
+    assert (await client.get("/api/v1/players/me", headers=han["headers"])).json()["name"] == "Han"
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    pattern = re.compile(schemas["NewPlayer"]["properties"]["name"]["pattern"])
+    assert pattern.search(name) is None and pattern.search("@everyone [win](x) Ñandú 🐉")
 
 
 async def test_rulesets_list_their_options_as_json_schema(client):

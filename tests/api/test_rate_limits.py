@@ -145,3 +145,44 @@ def test_buckets_refill_evenly_and_are_per_client():
     off = RateLimiter(Settings(rate_limit_players=0), clock=lambda: now[0])
     for _ in range(1000):
         off.take("players", "10.0.0.1")
+
+
+@pytest.fixture
+def behind_nginx(database_url):
+    """A server whose reverse proxy is on the same host: ``TRUSTED_PROXIES=["127.0.0.1"]``."""
+    yield from serve(Settings(database_url=database_url, rate_limit_players=2, trusted_proxies=["127.0.0.1"]))
+
+
+async def test_x_forwarded_for_from_an_untrusted_peer_does_not_choose_the_bucket(limited_server):
+    """The audit's L5: from loopback, each new ``X-Forwarded-For`` used to open a new bucket.
+    With no trusted proxy (the default) the header is ignored: the bucket is the peer's."""
+    async with httpx.AsyncClient(base_url=limited_server.url) as client:
+        for n in range(LIMITS["players"]):
+            headers = {"X-Forwarded-For": f"198.51.100.{n}"}
+            assert (
+                await client.post("/api/v1/players", json={"name": "Bib"}, headers=headers)
+            ).status_code == 201
+        for n in range(5):
+            headers = {"X-Forwarded-For": f"203.0.113.{n}"}
+            assert_limited(
+                await client.post("/api/v1/players", json={"name": "Bib"}, headers=headers), "players"
+            )
+
+
+async def test_a_trusted_proxy_s_x_forwarded_for_is_the_client(behind_nginx):
+    async with httpx.AsyncClient(base_url=behind_nginx.url) as client:
+
+        async def create(client_address: str) -> httpx.Response:
+            return await client.post(
+                "/api/v1/players", json={"name": "Bib"}, headers={"X-Forwarded-For": client_address}
+            )
+
+        for _ in range(2):
+            assert (await create("198.51.100.7")).status_code == 201
+        assert_limited(await create("198.51.100.7"), "players")
+        assert (await create("203.0.113.9")).status_code == 201, "another client behind the proxy"
+        # IPv6 clients are counted by /64: another address of the same network is no way out.
+        for _ in range(2):
+            assert (await create("2001:db8:1:2::1")).status_code == 201
+        assert_limited(await create("2001:db8:1:2:ffff::9"), "players")
+        assert (await create("2001:db8:1:3::1")).status_code == 201, "another /64"

@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.api.limits import LIMITS
 from app.config import Settings
 from tests.conftest import LiveServer, postgres_database
 
@@ -67,8 +68,7 @@ def fresh_server(request, tmp_path) -> Iterator[LiveServer]:
     url = next(databases)
     # One client address sends every case: the per-address rate limits (tested in
     # tests/api/test_rate_limits.py) would answer most of them 429.
-    kinds = ("players", "matches", "actions", "websockets", "exports")
-    limits_off = {f"rate_limit_{kind}": 0 for kind in kinds}
+    limits_off = {f"rate_limit_{kind}": 0 for kind in LIMITS}
     # The bots Schemathesis seats play at once and think briefly: the machine is the tests'.
     bots = {"bot_delay_ms": 0, "bot_think_ms": 100}
     server = LiveServer(Settings(database_url=url, **limits_off, **bots)).start()

@@ -8,14 +8,16 @@ from fractions import Fraction
 import httpx
 import pytest
 
+from app.config import Settings
 from app.rules.odds import KELLY_WORDS, odds_for
-from app.tutorial import TUTOR_NAME, push_chance, tutor_choice
+from app.tutorial import TUTOR_NAME, TUTOR_PLAYER_ID, push_chance, tutor_choice
+from tests.conftest import LiveServer, new_player
 
 
 async def start_tutorial(client) -> str:
     response = await client.post("/tutorial", data={"name": "Padawan"})
     assert response.status_code == 303, response.text
-    assert response.cookies.get("dejarik_tutor") and response.cookies.get("dejarik_token")
+    assert response.cookies.get("dejarik_token")
     return response.headers["location"].rsplit("/", 1)[1]
 
 
@@ -40,12 +42,51 @@ async def test_the_tutor_acts_only_on_its_turn_and_only_for_its_browser(client):
     after = (await client.get(f"/api/v1/matches/{match_id}")).json()
     assert after["to_act"] == [0]
 
-    async with httpx.AsyncClient(base_url=client.base_url, cookies={"dejarik_tutor": "nonsense"}) as other:
-        stranger = await other.post(f"/tutorial/{match_id}/opponent")
-    assert stranger.status_code == 403
+    async with httpx.AsyncClient(base_url=client.base_url) as other:
+        assert (await other.post(f"/tutorial/{match_id}/opponent")).status_code == 403
+        other.cookies.set("dejarik_token", (await new_player(other, "Stranger"))["token"])
+        assert (await other.post(f"/tutorial/{match_id}/opponent")).status_code == 403
     missing = await client.post("/tutorial/no-such-match/opponent")
     assert missing.status_code == 404
     assert (await client.get(f"/api/v1/matches/{match_id}")).json()["version"] == after["version"]
+
+
+async def test_l6_tutorials_cost_matches_and_players_and_share_one_tutor(database_url):
+    """The audit made 40 tutorials past the match limit, and 10 more that each made a
+    player past the player limit, each with a new "Tutor" player."""
+    limits = {"rate_limit_matches": 3, "rate_limit_players": 2}
+    server = LiveServer(Settings(database_url=database_url, **limits)).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as browser:
+            first = await start_tutorial(browser)  # a match and a player
+            again = await browser.post("/tutorial")  # a match: the browser has its player
+            assert again.status_code == 303, again.text
+            second = again.headers["location"].rsplit("/", 1)[1]
+            tutors = set()
+            for match_id in (first, second):
+                seats = (await browser.get(f"/api/v1/matches/{match_id}")).json()["seats"]
+                tutors.add((seats[1]["player"]["id"], seats[1]["player"]["name"]))
+            assert tutors == {(TUTOR_PLAYER_ID, TUTOR_NAME)}, "one Tutor for every tutorial"
+        async with httpx.AsyncClient(base_url=server.url) as newcomer:
+            await start_tutorial(newcomer)  # the last match token, and the last player token
+        async with httpx.AsyncClient(base_url=server.url) as late:
+            refused = await late.post("/tutorial", data={"name": "Padawan"})
+            assert refused.status_code == 429 and "matches" in refused.json()["detail"]
+            assert "dejarik_token" not in refused.cookies
+    finally:
+        server.stop()
+
+
+async def test_l6_a_tutorial_that_creates_a_player_spends_a_player_token(database_url):
+    server = LiveServer(Settings(database_url=database_url, rate_limit_players=1)).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as browser:
+            await start_tutorial(browser)
+        async with httpx.AsyncClient(base_url=server.url) as another:
+            refused = await another.post("/tutorial", data={"name": "Padawan"})
+            assert refused.status_code == 429 and "players" in refused.json()["detail"]
+    finally:
+        server.stop()
 
 
 def test_the_tutor_attacks_where_a_push_is_likeliest_else_comes_closer():

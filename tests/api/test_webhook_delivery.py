@@ -9,10 +9,13 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+import threading
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -239,3 +242,137 @@ async def test_m6_a_webhook_at_a_name_keeps_its_host_header(sqlite_database):
     finally:
         server.stop()
         receiver.close()
+
+
+async def test_l1_a_name_pings_nobody_and_links_nowhere_on_discord(sqlite_database):
+    """The audit's opponent renamed itself "@everyone …": the victim's webhook got the
+    name verbatim and no ``allowed_mentions``, so Discord pinged the whole server."""
+    receiver = WebhookReceiver()
+    server = serving(sqlite_database)
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            victim = await with_webhook(http, "Han", f"{receiver.url}/hook")
+            rogue = await new_player(http, "Rogue")
+            renamed = await http.patch(
+                "/api/v1/players/me",
+                json={"name": "@everyone [win](https://evil.example/x)"},
+                headers=rogue["headers"],
+            )
+            assert renamed.status_code == 200, renamed.text
+            created = await http.post(
+                "/api/v1/matches", json={"ruleset": "kelly", "seat": 1}, headers=rogue["headers"]
+            )
+            assert created.status_code == 201, created.text
+            match_id = created.json()["id"]
+            joined = await http.post(
+                f"/api/v1/matches/{match_id}/join", json={"seat": 0}, headers=victim["headers"]
+            )
+            assert joined.status_code == 200, joined.text
+        await arrives(lambda: receiver.bodies("/hook"))
+        (body,) = receiver.bodies("/hook")
+        assert body["allowed_mentions"] == {"parse": []}
+        assert r"against \@everyone \[win\]\(https\://evil.example/x\)." in body["content"]
+    finally:
+        server.stop()
+        receiver.close()
+
+
+class Redirecting:
+    """Answers every POST with a 302 to ``target``."""
+
+    def __init__(self, target: str) -> None:
+        self.posts = 0
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.posts += 1
+                self.send_response(302)
+                self.send_header("Location", target)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("receiver", "tries", "error"),
+    [("failing", 8, "HTTPStatusError"), ("redirecting", 3, "HTTPStatusError"), ("silent", 2, "TimeoutError")],
+)
+async def test_held_a_bad_receiver_is_retried_with_doubling_backoff_up_to_the_limit(
+    sqlite_database, receiver, tries, error
+):
+    """The audit's held cases: a 500 receiver is retried with doubling waits and at most
+    ``NOTIFY_MAX_ATTEMPTS`` tries; a 302 is not followed; a receiver that never answers
+    is given up at the deadline. The notifier's clock is set to each retry's time in
+    turn, so nothing waits for the backoff."""
+    target = WebhookReceiver(port=free_port())  # where the redirect points
+    hooks = {"failing": WebhookReceiver(fail_first=100), "silent": WebhookReceiver()}
+    if receiver == "redirecting":
+        hook: Any = Redirecting(f"{target.url}/stolen")
+    else:
+        hook = hooks[receiver]
+    hooks["silent"].hold.set()
+    retry_s = 2.0
+    settings = Settings(
+        database_url=sqlite_database,
+        webhook_allow_private=True,
+        notify_retry_s=retry_s,
+        notify_max_attempts=tries,
+        notify_deadline_s=0.3 if receiver == "silent" else 5.0,
+        notify_poll_s=3600,  # only the test's calls deliver
+    )
+    engine = make_engine(sqlite_database, pool_size=1)
+    await upgrade(engine)
+    player_id = uuid.uuid4().hex
+    async with engine.begin() as connection:
+        values = {"id": player_id, "name": "Boba", "token_hash": uuid.uuid4().hex, "created_at": utcnow()}
+        await connection.execute(insert(Player.__table__).values(webhook_url=f"{hook.url}/hook", **values))
+    clock = {"now": utcnow() - timedelta(hours=1)}  # nothing is due for the notifier's own first look
+    store = store_for(engine)
+    notifier = Notifier(store, settings, now=lambda: clock["now"])
+    await notifier.start()
+
+    async def the_row() -> Any:
+        async with engine.connect() as connection:
+            return (await connection.execute(select(OUTBOX).where(OUTBOX.c.player_id == player_id))).one()
+
+    try:
+        await asyncio.sleep(0.2)
+        await owe(sqlite_database, player_id, range(1, 2))
+        clock["now"] = (await the_row()).next_at
+        for attempt in range(1, tries + 1):
+            await notifier.deliver_due()
+            deadline = time.monotonic() + 10
+            while (row := await the_row()).attempts < attempt or row.lease_until is not None:
+                assert time.monotonic() < deadline, row
+                await asyncio.sleep(0.02)
+            assert row.last_error.startswith(error), row.last_error
+            if attempt < tries:
+                assert row.done_at is None
+                assert row.next_at - clock["now"] == timedelta(seconds=retry_s * 2 ** (attempt - 1))
+                clock["now"] = row.next_at
+        assert (row.outcome, row.attempts) == ("failed", tries)
+        clock["now"] += timedelta(days=1)
+        await notifier.deliver_due()
+        await asyncio.sleep(0.2)
+        assert (await the_row()).attempts == tries, "never tried again"
+        sent = hook.posts if receiver == "redirecting" else len(hook.received)
+        assert sent == tries
+        assert target.received == [], "the redirect was not followed"
+    finally:
+        await notifier.stop()
+        await store.close()
+        await engine.dispose()
+        for each in (target, hook, *hooks.values()):
+            each.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import httpx
+
 from app.rules import registry
 from tests.api.helpers import dice_for_a_reroll, view
 from tests.bots.helpers import wait_for
@@ -191,3 +193,94 @@ async def test_eote_bots_ask_the_gm_for_a_reroll_wait_for_the_answer_and_play_on
     assert sum(1 for seat, kind in kinds if seat is not None and kind == "ask_reroll") == decisions
     assert {seat for seat, kind in kinds[first_ask + 2 :] if seat is not None} == {0, 1}, "the bots played on"
     assert current["result"]["reason"]
+
+
+async def bot_only_match(client, host, ruleset="courtier"):
+    """M4's request: a GM-hosted match with a bot in every seat (not started: it counts all the same)."""
+    return await client.post(
+        "/api/v1/matches",
+        json={
+            "ruleset": ruleset,
+            "seat": None,
+            "bots": [{"seat": 0, "bot": f"{ruleset}-club"}, {"seat": 1, "bot": f"{ruleset}-beginner"}],
+        },
+        headers=host["headers"],
+    )
+
+
+async def test_a_third_bot_only_match_is_refused_429_and_changes_nothing(client):
+    """M4: a player may host BOT_MATCHES_PER_PLAYER (2) unfinished matches with a bot;
+    past it, creating one or seating a bot is a 429 that says what to do."""
+    host, other = await new_player(client, "Hondo"), await new_player(client, "Kanan")
+    assert (await bot_only_match(client, host)).status_code == 201
+    against = await client.post(
+        "/api/v1/matches",
+        json={"ruleset": "orbit-chess", "seat": 0, "bots": [{"seat": 1, "bot": "orbit-chess-club"}]},
+        headers=host["headers"],
+    )
+    assert against.status_code == 201, against.text
+    plain = await client.post(
+        "/api/v1/matches", json={"ruleset": "kelly", "seat": None}, headers=host["headers"]
+    )
+    assert plain.status_code == 201, "a match without bots is not limited"
+    before = (await client.get(f"/api/v1/matches?player={host['id']}")).json()["matches"]
+
+    third = await bot_only_match(client, host)
+    assert third.status_code == 429, third.text
+    assert third.json()["detail"] == (
+        "you have 2 matches against bots running (at most 2 at once); finish or resign one first"
+    )
+    seat = await client.post(
+        f"/api/v1/matches/{plain.json()['id']}/bots",
+        json={"seat": 0, "bot": "kelly-club"},
+        headers=host["headers"],
+    )
+    assert seat.status_code == 429 and "finish or resign one first" in seat.json()["detail"]
+    after = (await client.get(f"/api/v1/matches?player={host['id']}")).json()["matches"]
+    assert [m["id"] for m in after] == [m["id"] for m in before], "nothing was created"
+    unchanged = await view(client, plain.json()["id"])
+    assert unchanged["version"] == 0 and unchanged["seats"][0]["player"] is None
+
+    # Another player is not held back by Hondo's matches.
+    assert (await bot_only_match(client, other)).status_code == 201
+    # Once one of Hondo's matches is over, Hondo may seat a bot again.
+    mine = await view(client, against.json()["id"], host)
+    resign = next(a for a in mine["legal_actions"] if a["type"] == "resign")
+    resigned = await client.post(
+        f"/api/v1/matches/{mine['id']}/actions",
+        json={"action": resign, "version": mine["version"]},
+        headers=host["headers"],
+    )
+    assert resigned.status_code == 200, resigned.text
+    seat = await client.post(
+        f"/api/v1/matches/{plain.json()['id']}/bots",
+        json={"seat": 0, "bot": "kelly-club"},
+        headers=host["headers"],
+    )
+    assert seat.status_code == 200, seat.text
+
+
+async def test_the_schema_documents_the_bot_quota_429(client):
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    for operation in (paths["/api/v1/matches"]["post"], paths["/api/v1/matches/{match_id}/bots"]["post"]):
+        refusal = operation["responses"]["429"]
+        assert "finish or resign one first" in refusal["description"]
+        assert refusal["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
+
+
+async def test_play_the_computer_past_the_quota_says_so_and_makes_no_match(live_server):
+    """The home page's "Play the computer" form meets the same quota, before it makes a match."""
+    async with httpx.AsyncClient(base_url=live_server.url, timeout=30) as http:
+        host = await new_player(http, "Cad")
+        http.cookies.set("dejarik_token", host["token"])
+        form = {"ruleset": "orbit-chess", "seat": "0", "opponent": "computer", "level": "beginner"}
+        origin = {"Origin": live_server.url}
+        for _ in range(2):
+            started = await http.post("/matches", data=form, headers=origin)
+            assert started.status_code == 303, started.text
+        before = (await http.get(f"/api/v1/matches?player={host['id']}")).json()["matches"]
+        third = await http.post("/matches", data=form, headers=origin)
+        assert third.status_code == 429
+        assert "you have 2 matches against bots running" in third.text
+        after = (await http.get(f"/api/v1/matches?player={host['id']}")).json()["matches"]
+        assert len(before) == 2 and [m["id"] for m in after] == [m["id"] for m in before]

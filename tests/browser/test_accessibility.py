@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 
 from app.rules import registry
 from app.rules.base import COMMON_ACTION_TYPES
-from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
+from tests.browser.conftest import REST, join_match, new_match, new_player, rest_act, rest_view, signed_in
 from tests.browser.helpers import match_page_ready, replay_ready, table_ready
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,8 +86,10 @@ def violations(page: Page, axe_source: str) -> list[str]:
 
 def still_page(new_context, viewport: dict[str, int], server=None, player: dict | None = None) -> Page:
     """A page with reduced motion, so that nothing is half-faded while axe measures
-    contrast; signed in as ``player`` if given."""
-    context = new_context(viewport=viewport, reduced_motion="reduce")
+    contrast; signed in as ``player`` if given. The pages' Content-Security-Policy runs no
+    inline script, and axe is injected as one: these contexts bypass it
+    (``test_security_headers.py`` checks the pages under it)."""
+    context = new_context(viewport=viewport, reduced_motion="reduce", bypass_csp=True)
     if player is not None:
         signed_in(context, server, player)
     return context.new_page()
@@ -210,3 +212,36 @@ def test_rules_pages_have_no_violations(path, web_server, new_context, axe_sourc
         assert violations(page, axe_source) == [], (path, width)
     name = path.strip("/").replace("/", "-")
     page.screenshot(path=artifacts / f"{name}-375.png", full_page=True)
+
+
+def test_identity_pages_have_no_violations(web_server, new_context, axe_source):
+    """The settings page with its devices list, a device link's question in a browser
+    that already plays as someone, and the page of a browser signed out elsewhere."""
+    chewie, leia = new_player(web_server, "Chewie"), new_player(web_server, "Leia")
+    url = REST.post(
+        f"{web_server.url}/api/v1/players/me/device-links",
+        headers={"Authorization": f"Bearer {chewie['token']}"},
+    ).json()["url"]
+    for viewport in VIEWPORTS.values():
+        page = still_page(new_context, viewport, web_server, chewie)
+        page.goto(url)  # Chewie's own link: nothing to do
+        page = still_page(new_context, viewport, web_server, leia)
+        page.goto(url)
+        expect(page.locator("[data-forgotten]")).to_be_visible()
+        assert violations(page, axe_source) == [], ("device link", viewport)
+    phone = still_page(new_context, VIEWPORTS["phone"])
+    phone.goto(url)
+    phone.locator("[data-use-device-link]").click()
+    expect(phone.locator("header .who")).to_contain_text("Chewie")
+    for viewport in VIEWPORTS.values():
+        page = still_page(new_context, viewport, web_server, chewie)
+        page.goto(f"{web_server.url}/settings")
+        expect(page.locator("[data-devices] li")).to_have_count(2)
+        assert violations(page, axe_source) == [], ("settings", viewport)
+    REST.post(
+        f"{web_server.url}/api/v1/players/me/sign-out-others",
+        headers={"Authorization": f"Bearer {chewie['token']}"},
+    )
+    phone.goto(f"{web_server.url}/settings")
+    expect(phone.locator("[data-signed-out]")).to_be_visible()
+    assert violations(phone, axe_source) == [], "signed out"

@@ -43,6 +43,10 @@ def test_a_message_reaches_the_other_player_live_as_plain_text(web_server, new_c
     expect(chat_lines(chewie)).to_have_text(["Good luck, fuzzball"])  # no reload: over the websocket
     expect(chat_lines(leia)).to_have_text(["Good luck, fuzzball"])
     expect(leia.locator("#chat-input")).to_have_value("")
+    # Each name with its author's role beside it, as text (L4: a name alone could be anyone's).
+    line = chewie.locator("#chat [data-chat-log] li").first
+    expect(line.locator("strong")).to_have_text("Leia")
+    expect(line.locator(".chat-role")).to_have_text("Blue")
 
     script = "<script>window.__pwned = 1</script><b>bold</b>"
     chewie.fill("#chat-input", script)
@@ -114,6 +118,7 @@ def test_a_spectator_talks_with_spectators_and_is_refused_in_the_players_channel
     watcher.get_by_role("button", name="Send").click()  # shows the channel it went to
     expect(watcher.locator("[data-chat-channel='spectators']")).to_have_attribute("aria-pressed", "true")
     expect(chat_lines(watcher)).to_have_text(["Leia is winning"])
+    expect(watcher.locator("#chat [data-chat-log] li .chat-role")).to_have_text(["Spectator"])
     watcher.locator("[data-chat-channel='players']").click()
     expect(chat_lines(watcher)).to_have_text(["Good game"])
     # The seated players never see the spectators' channel while the match runs.

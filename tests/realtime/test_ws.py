@@ -166,3 +166,53 @@ async def test_two_players_play_kelly_to_a_finish_over_websockets_alone(client, 
             assert latest[0]["version"] == latest[1]["version"] == mine["version"] + 1
         assert latest[0]["status"] == "finished" and latest[0]["result"]["reason"]
         assert latest[0]["seed"], "the seed is revealed at the end"
+
+
+async def test_syncs_past_the_limit_get_an_error_frame_and_the_socket_stays_open(client, live_server):
+    """The audit's M5: a socket sending ``sync`` in a loop had a snapshot for every one.
+    Now a socket has ``WS_SYNCS_PER_10S`` (5) of them; past it, a 429 without a snapshot."""
+    match, _players = await start_match(client)
+    async with connect(socket_url(live_server, match["id"])) as socket:
+        await receive(socket, "snapshot")
+        for n in range(12):  # all at once, as the flood did
+            await socket.send(json.dumps({"type": "sync", "id": n, "since": -1}))
+        replies = [await receive(socket) for _ in range(12)]
+        snapshots = [r for r in replies if r["type"] == "snapshot"]
+        refused = [r for r in replies if r["type"] == "error"]
+        assert len(snapshots) + len(refused) == 12 and 5 <= len(snapshots) < 12, replies
+        for refusal in refused:
+            assert refusal["code"] == 429 and refusal["retry_after"] >= 1, refusal
+            assert "too many syncs on this socket (at most 5 in 10 s)" in refusal["message"]
+        assert refused[0]["id"] == replies.index(refused[0]), "the refused frame's id is echoed"
+        await socket.send(json.dumps({"type": "ping", "id": "still"}))
+        assert await receive(socket, "pong") == {"type": "pong", "id": "still"}
+
+
+async def test_a_repeated_sync_at_an_unchanged_version_is_answered_without_reading(
+    client, live_server, monkeypatch
+):
+    """A sync from ``since=-1`` reads the log once; the same again, and one from the version
+    already sent, are answered from the snapshot the server holds (M5)."""
+    match, _players = await start_match(client)
+    store = live_server.server.config.app.state.store
+    reads: list[int | None] = []
+    load = store.load_with_entries
+
+    async def counted(match_id: str, after: int | None, *args, **kwargs):
+        if match_id == match["id"]:
+            reads.append(after)
+        return await load(match_id, after, *args, **kwargs)
+
+    monkeypatch.setattr(store, "load_with_entries", counted)
+    async with connect(socket_url(live_server, match["id"])) as socket:
+        snapshot = await receive(socket, "snapshot")
+        version = snapshot["version"]
+        await socket.send(json.dumps({"type": "sync", "since": -1}))
+        whole = await receive(socket, "snapshot")
+        assert [e["version"] for e in whole["missed"]] == list(range(1, version + 1))
+        assert reads.count(-1) == 1
+        await socket.send(json.dumps({"type": "sync", "since": -1}))
+        assert await receive(socket, "snapshot") == whole
+        await socket.send(json.dumps({"type": "sync", "since": version}))
+        assert (await receive(socket, "snapshot"))["version"] == version
+        assert reads.count(-1) == 1 and version not in reads, reads

@@ -133,3 +133,17 @@ def test_the_words_are_cut_to_what_an_outbox_row_holds():
     notices = owed(kelly(8), over)
     assert notices and all(len(n.text) == 500 for n in notices)
     assert all(n.text.startswith("Your Dejarik (Kelly) match is over") for n in notices)
+
+
+def test_l1_names_on_a_webhook_carry_no_discord_markup_and_the_email_keeps_them_as_they_are():
+    """The audit's opponent named "@everyone" or a markdown link: on the webhook (Discord)
+    each markup character is escaped, so no link, mention or emoji is made of a name."""
+    wookiee = PlayerRecord("p-w", "Han", channels=BOTH)
+    rogue = PlayerRecord("p-r", "@everyone [win](https://evil.example/x) *b*")
+    seats = (SeatRecord(0, wookiee), SeatRecord(1, rogue))
+    webhook, email = owed(kelly(2, status="waiting", seats=seats), kelly(3, turn=0, seats=seats))
+    assert (webhook.channel, email.channel) == ("webhook", "email")
+    assert webhook.text == (
+        r"Your turn (Blue) in Dejarik (Kelly) against \@everyone \[win\]\(https\://evil.example/x\) \*b\*."
+    )
+    assert email.text.endswith("against @everyone [win](https://evil.example/x) *b*.")
