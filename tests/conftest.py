@@ -174,5 +174,11 @@ def server_clock(live_server):
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests last: sync Playwright leaves an event loop running in the main
-    thread, and asynchronous tests after it could not start theirs."""
-    items.sort(key=lambda item: "tests/browser/" in item.nodeid)
+    thread, and asynchronous tests after it could not start theirs. Within each part, the
+    tests marked ``runs_long`` first: the workers share out the short ones after them,
+    instead of one worker running a long test alone at the end."""
+
+    def order(item: pytest.Item) -> tuple[bool, bool]:
+        return "tests/browser/" in item.nodeid, item.get_closest_marker("runs_long") is None
+
+    items.sort(key=order)

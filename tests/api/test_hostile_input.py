@@ -61,6 +61,7 @@ async def test_the_cases_of_the_issue_are_refused_with_a_422_naming_the_field(fu
         assert (await view(client, match["id"]))["version"] == match["version"], "nothing changed"
 
 
+@pytest.mark.runs_long
 async def test_thousands_of_hostile_requests_get_no_5xx(fuzz_server):
     rng = random.Random(15)
     statuses: Counter[int] = Counter()

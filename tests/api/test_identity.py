@@ -4,6 +4,7 @@ survive the migration to per-device tokens."""
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -198,6 +199,25 @@ async def test_an_expired_device_link_signs_nobody_in(client, live_server):
         posted = await late.post(link["url"])
     assert posted.status_code == 410 and "expired" in posted.text
     assert live_server.settings.cookie_name not in posted.cookies
+
+
+async def test_held_guessed_link_secrets_are_gone_and_spend_nothing(client, live_server):
+    """The audit's 200 random guesses each got a 410; a handful, the same size as real
+    secrets (192 bits), each opened and posted."""
+    chewie = await new_player(client, "Chewie")
+    link = await device_link(client, chewie)
+    base = link["url"].rsplit("/", 1)[0]
+    async with browser(live_server) as guesser:
+        for _ in range(5):
+            guess = f"{base}/{secrets.token_urlsafe(24)}"
+            for response in (await guesser.get(guess), await guesser.post(guess)):
+                assert response.status_code == 410 and "not valid" in response.text
+                assert "set-cookie" not in response.headers
+        assert live_server.settings.cookie_name not in guesser.cookies
+    # Nothing spent: the real link still asks, then signs in once.
+    assert (await open_link(live_server, link["url"])).status_code == 200
+    assert (await confirm_link(live_server, link["url"])).status_code == 303
+    assert len(await devices_of(client, chewie["token"])) == 2
 
 
 async def test_signing_out_ends_only_that_devices_token(client, live_server):

@@ -218,6 +218,9 @@ async def test_private_webhook_targets_and_bad_addresses_are_refused(client):
         ({"webhook_url": "http://[::1]/hook", "email": None}, "private"),
         ({"webhook_url": "http://localhost/hook", "email": None}, "private"),
         ({"webhook_url": "ftp://example.org/hook", "email": None}, "http"),
+        ({"webhook_url": "http://[::1/", "email": None}, "not a URL"),  # audit L10: was a 500
+        ({"webhook_url": "http://]/", "email": None}, "not a URL"),
+        ({"webhook_url": "http://[/x", "email": None}, "not a URL"),
         ({"webhook_url": None, "email": "not an address"}, "email"),
         ({"webhook_url": None, "email": "victim@example.org,root,postmaster,abuse"}, "one address"),
         ({"webhook_url": None, "email": "Victim <victim@example.org>"}, "one address"),

@@ -124,6 +124,7 @@ def operation_counts(report: str) -> tuple[int, int, int]:
     return int(selected[1]), int(selected[2]), int(done[1])
 
 
+@pytest.mark.runs_long
 def test_schemathesis_finds_nothing(fresh_server, tmp_path):
     assert version("schemathesis") == SCHEMATHESIS, "the version pyproject.toml pins"
     report = schemathesis(

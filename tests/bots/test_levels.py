@@ -21,6 +21,7 @@ def test_every_ruleset_has_a_family_and_three_levels():
     assert len(all_bots()) == len(registry()) * len(LEVELS)
 
 
+@pytest.mark.runs_long
 @pytest.mark.parametrize("ruleset_id", sorted(registry()))
 def test_every_level_returns_a_legal_game_action(ruleset_id):
     ruleset = registry()[ruleset_id]
@@ -54,6 +55,7 @@ def wins_at_once(ruleset, state, seat, action) -> bool:
     )
 
 
+@pytest.mark.runs_long
 @pytest.mark.parametrize("ruleset_id", ["orbit-chess", "courtier"])
 def test_the_master_takes_a_win_in_one(ruleset_id):
     ruleset = registry()[ruleset_id]
@@ -163,6 +165,7 @@ def test_an_eote_bot_asks_the_gm_for_a_reroll_and_then_waits(level):
     ]
 
 
+@pytest.mark.runs_long
 @pytest.mark.parametrize("level", LEVELS)
 def test_an_eote_bot_finishes_setting_its_pieces(level):
     """A setter adds pieces one by one and says it is done: it never takes one back, so

@@ -135,6 +135,7 @@ class Capped(Game):
         return super().search(*args, **kwargs)
 
 
+@pytest.mark.runs_long
 def test_simeone_sees_the_opponents_answer_for_a_fraction_of_the_full_width_nodes():
     """simeone: past its own activation the master weighs the opponent's two best answers
     only. On mid-game positions, its search of the opponent's whole turn finishes in

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
@@ -158,6 +159,7 @@ def test_a_tap_on_a_target_shows_the_odds_and_sends_nothing_until_attack(web_ser
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
+@pytest.mark.runs_long
 def test_the_board_the_odds_and_the_turn_fit_the_window(web_server, new_context, artifacts):
     match_id, attacker, action = kelly_at_an_attack(web_server)
     for size in SIZES:

@@ -128,6 +128,7 @@ def play_until_a_roll(session: Session, ruleset: str) -> tuple[int, list[dict[st
     raise AssertionError("no roll within 60 actions")
 
 
+@pytest.mark.runs_long
 @pytest.mark.parametrize("ruleset", ["eote", "kelly"])
 def test_a_gm_runs_a_table_session_in_the_browser(web_server, new_context, artifacts, ruleset):
     gm, match_id = create_from_home(new_context(viewport=DESKTOP), web_server, ruleset)

@@ -59,7 +59,7 @@ def test_a_keyboard_only_kelly_move_within_the_key_budget(web_server, new_contex
     keys += 1
     # The selected piece's legal targets come next: the first one already has the focus.
     page.wait_for_function(
-        "document.activeElement && document.activeElement.matches('[data-space][data-legal]')"
+        "() => document.activeElement && document.activeElement.matches('[data-space][data-legal]')"
     )
     space = page.evaluate("document.activeElement.dataset.space")
     page.keyboard.press("Tab")
@@ -79,7 +79,7 @@ def test_a_keyboard_only_kelly_move_within_the_key_budget(web_server, new_contex
     moved = next(p for p in view(page)["state"]["pieces"] if p["id"] == piece)
     assert moved["at"] == space
     # The focus stays on the board: on the piece that moved.
-    page.wait_for_function("document.activeElement && document.activeElement.closest('svg.board') !== null")
+    page.wait_for_function("() => document.activeElement?.closest('svg.board') != null")
     assert focused(page, f"[data-piece='{piece}']")
     page.screenshot(path=artifacts / "keyboard-after-move.png")
 
@@ -90,7 +90,7 @@ def test_a_keyboard_only_kelly_move_within_the_key_budget(web_server, new_contex
     expect(page.locator(f"[data-piece='{piece}'][data-selected]")).to_have_count(1)
     # The focus settles: on the first target when the piece has one, else on the piece.
     page.wait_for_function(
-        "document.activeElement && document.activeElement.matches('[data-space][data-legal]')"
+        "() => document.activeElement?.matches('[data-space][data-legal]')"
         " || document.querySelectorAll('[data-space][data-legal]').length === 0"
     )
     for backward, forward, axis in (("ArrowUp", "ArrowDown", 1), ("ArrowLeft", "ArrowRight", 0)):

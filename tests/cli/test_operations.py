@@ -55,6 +55,7 @@ async def events(http: httpx.AsyncClient, match_id: str) -> list[dict]:
     return (await http.get(f"/api/v1/matches/{match_id}/events")).json()["events"]
 
 
+@pytest.mark.runs_long
 async def test_a_backup_under_load_restores_into_an_empty_database(server, tmp_path, database_url):
     kind = "sqlite" if database_url.startswith("sqlite") else "postgresql"
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:

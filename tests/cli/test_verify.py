@@ -42,6 +42,7 @@ async def test_every_die_of_a_finished_match_checks_out(client, live_server, rul
     assert "hmac-sha256-v2" in done.stdout and "every one matches" in done.stdout
 
 
+@pytest.mark.runs_long
 async def test_a_match_made_before_player_seeds_still_verifies(client, live_server):
     blue, red = await new_player(client, "Old"), await new_player(client, "Timer")
     created = await client.post(

@@ -118,6 +118,7 @@ def test_every_registered_ruleset_is_covered():
     assert set(OPTION_SETS) == set(registry())
 
 
+@pytest.mark.runs_long
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_every_action_and_view_of_random_games_matches_the_published_schemas(ruleset_id):
     ruleset = registry()[ruleset_id]
