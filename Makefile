@@ -52,11 +52,14 @@ $(VENDOR)/.fetched: Makefile
 run: install
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/dejarik serve
 
-# Browser tests drive Debian's Chromium through Playwright (a browser download cannot work here).
+# Browser tests drive Debian's Chromium through Playwright (a browser download cannot work
+# here): its headless shell, the build Playwright itself runs headless (half the CPU a page
+# of the full browser takes: docs/performance.md); CHROMIUM=/usr/bin/chromium for the other.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-		echo "installing Debian's chromium for the browser tests"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium and its headless shell for the browser tests"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			$(SUDO) apt-get install -y -qq chromium chromium-headless-shell >/dev/null; }
 
 # Make sure a PostgreSQL server answers on 127.0.0.1:5432 (install and start one if needed).
 postgres:

@@ -1,6 +1,9 @@
 """Browser fixtures: one SQLite-backed live server and Debian's Chromium driven by Playwright.
 
-A browser is never downloaded: Playwright launches /usr/bin/chromium (``CHROMIUM`` overrides).
+A browser is never downloaded: Playwright launches Debian's ``chromium-headless-shell``, the
+same Chromium (engine and version) as ``/usr/bin/chromium`` built as the headless shell that
+Playwright runs by default when headless; a page costs it half the CPU (docs/performance.md).
+``CHROMIUM=/usr/bin/chromium`` runs the suite in the full browser instead.
 Screenshots go to ``test-artifacts/`` (gitignored).
 """
 
@@ -19,7 +22,7 @@ import pytest
 from app.config import Settings
 from tests.conftest import LiveServer
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
