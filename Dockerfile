@@ -1,5 +1,10 @@
 FROM python:3.11-slim
 WORKDIR /srv/dejarik
+# pg_dump and pg_restore for `dejarik backup` and `restore`, from Debian: PostgreSQL 15 or
+# newer, as pg_dump dumps servers of its own version or older (docker-compose.yml runs 15).
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-client \
+    && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations

@@ -1,6 +1,6 @@
 # Two commands set up everything on a fresh machine:
 #   make run   - create .venv, install, migrate the embedded SQLite database, serve on :8000
-#   make test  - install the test dependencies (Debian's chromium included), make sure
+#   make test  - install the test dependencies (Debian's chromium and nginx included), make sure
 #                PostgreSQL is running, and run the whole suite in parallel (tests/README.md)
 
 PYTHON ?= python3
@@ -13,7 +13,7 @@ PORT ?= 8000
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test install install-test vendor chromium postgres redis lint bench axe
+.PHONY: run test install install-test vendor chromium nginx postgres redis lint bench axe
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,16 @@ chromium:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 			$(SUDO) apt-get install -y -qq chromium chromium-headless-shell >/dev/null; }
 
+# The load-balancer test (tests/realtime/test_behind_nginx.py) puts Debian's nginx in front of
+# three server processes: it runs nginx itself, as the test's user, from a temporary directory
+# (-p prefix -c conf). No nginx service is wanted: if installing started one, it is stopped.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		echo "installing Debian's nginx for the load-balancer test"; \
+		$(SUDO) apt-get update -qq && { DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light >/dev/null \
+			|| DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx >/dev/null; }; \
+		{ $(SUDO) systemctl disable --now nginx || $(SUDO) service nginx stop; } >/dev/null 2>&1 || true; }
+
 # Make sure a PostgreSQL server answers on 127.0.0.1:5432 (install and start one if needed).
 postgres:
 	@if ! command -v pg_lsclusters >/dev/null 2>&1; then \
@@ -93,7 +103,7 @@ redis:
 		echo "installing redis-server for the broker tests"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server >/dev/null; }
 
-test: install-test chromium postgres redis axe
+test: install-test chromium nginx postgres redis axe
 	$(BIN)/ruff check .
 	node --test tests/js/
 	$(BIN)/pytest -n $(TEST_WORKERS)

@@ -14,6 +14,7 @@ import uvicorn
 
 from app.config import Settings, get_settings
 from app.db import make_engine
+from app.logs import uvicorn_log_config
 from app.migrate import upgrade
 from app.operations import OperationError, backup, check, restore
 from app.verify import CannotVerify, verify
@@ -25,7 +26,7 @@ def server_options(settings: Settings) -> dict[str, Any]:
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from
     ``TRUSTED_PROXIES``: uvicorn's own default believes them from loopback, where a local
     client (or a proxy that passes the header on) could choose its address, and so its
-    rate-limit buckets."""
+    rate-limit counts."""
     return {
         "ws": "websockets-sansio",  # no task or buffer of its own per socket: crowds are cheaper
         "ws_max_size": 256 * 1024,
@@ -81,6 +82,11 @@ def main(argv: list[str] | None = None) -> None:
             port=args.port,
             workers=args.workers,
             log_level="info",
+            **(
+                {"log_config": uvicorn_log_config(), "access_log": False}
+                if settings.log_format == "json"
+                else {}
+            ),
             **server_options(settings),
         )
 

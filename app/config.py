@@ -38,7 +38,7 @@ class Settings(BaseSettings):
     included); past it, 429. 0: no limit."""
     chat_messages_per_minute: int = 20
     """How many chat messages one player may post a minute (over all matches); past it, 429.
-    Like the rate limits below, a token bucket in each server process's memory."""
+    Counted like the rate limits below (``rate_limit_storage``)."""
     webauthn_rp_id: str | None = None
     """The passkeys' relying party: the site's host name (``dejarik.example``). Unset: the
     host name each request came to, which suits a server reached by one name."""
@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     """A master bot's thinking time per decision (iterative deepening stops there)."""
     bot_workers: int = 1
     """Processes that run the bots' searches, off the event loop."""
+    bot_lease_s: float = 6.0
+    """A process that takes a bot's decision holds it this long, renewing it while it thinks;
+    if the process dies, another takes the decision over once the hold runs out."""
     bot_scan_s: float = 3.0
     """How often every active match is checked for a bot whose turn it is (after a
     restart, or a move made through another process)."""
@@ -66,9 +69,16 @@ class Settings(BaseSettings):
     environment) whose pages may post forms, use the cookie on REST, or open a
     websocket: for a deployment whose public address differs from the Host the
     server sees."""
+    rate_limit_storage: str = ""
+    """Where the rate limits count: ``memory://`` (each process its own count), or
+    ``redis://…`` (every process one count). Empty: the broker's Redis when ``BROKER_URL``
+    is ``redis://…``, else ``memory://``."""
+    log_format: str = "text"
+    """``json``: one JSON object a line (each request, each action with its match id)."""
     rate_limit_players: int = 600
-    """Per client (IP address) and minute, each a token bucket that holds this many
-    and refills evenly over the minute; 0 turns a limit off. Player creations…"""
+    """Per client (IP address) and minute, each counted by a sliding window (limits'
+    sliding window counter: the minute before weighs less and less, so the allowance comes
+    back evenly); 0 turns a limit off. Player creations…"""
     rate_limit_matches: int = 600
     """…match creations…"""
     rate_limit_actions: int = 60000

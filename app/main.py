@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -18,6 +19,7 @@ from app.api import (
     docs,
     health,
     matches,
+    metrics,
     pages,
     players,
     rematch,
@@ -34,6 +36,8 @@ from app.api.origin import OriginCheck
 from app.bots.runner import BotRunner
 from app.config import ROOT, Settings, get_settings
 from app.db import make_engine, make_sessionmaker
+from app.logs import use_json_logs
+from app.metrics import HttpMetrics, Metrics, log_action
 from app.migrate import upgrade
 from app.realtime import ws
 from app.realtime.broker import make_broker
@@ -88,17 +92,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         collect_garbage_less_often()
+        if settings.log_format == "json":
+            use_json_logs()  # after uvicorn configured its loggers
         engine = make_engine(settings.database_url, settings.db_pool_size)
         await upgrade(engine)  # migrations run on every start; a current schema is a no-op
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
         store = app.state.store = store_for(engine)
-        hub = app.state.hub = Hub(store, make_broker(settings.broker_url), lambda: app.state.now())
+        broker = make_broker(settings.broker_url)
+        hub = app.state.hub = Hub(store, broker, lambda: app.state.now(), app.state.metrics)
         notifier = app.state.notifier = Notifier(store, settings, lambda: app.state.now())
         app.state.presence = Presence(hub, store, settings.presence_beat_s, lambda: app.state.now())
 
         async def publish(match_id: str, version: int, committed: Committed | None = None) -> None:
-            """Every commit goes to the viewers; one that owes notifications wakes the notifier."""
+            """Every commit goes to the viewers; one that owes notifications wakes the notifier.
+            An action's commit is counted, timed and logged (``app/metrics.py``)."""
+            if committed is not None and committed.started is not None:
+                app.state.metrics.action_applied(committed, time.perf_counter() - committed.started)
+                log_action(committed)
             if committed is None or committed.notices:
                 notifier.poke()
             await hub.publish(match_id, version, committed)
@@ -109,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
         # Bots (issue 9): every committed change pokes the runner after the hub has
         # published it; routes, websockets and pages give MatchService this publish.
-        app.state.bots = BotRunner(app.state.sessionmaker, settings)
+        app.state.bots = BotRunner(app.state.sessionmaker, settings, app.state.metrics)
         app.state.publish = app.state.bots.wrap(publish)
         await app.state.bots.start()
         await notifier.start()
@@ -127,6 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.stop()
             await store.close()
             await engine.dispose()
+            await app.state.limiter.close()
 
     app = DejarikApp(
         title="Dejarik",
@@ -138,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.metrics = Metrics()  # this app's own registry (GET /metrics)
     app.state.limiter = RateLimiter(settings)
     app.state.now = system_now  # the time timed matches are judged at; a test may set its own
     app.state.export_gate = ExportGate(settings.export_streams_per_client)
@@ -155,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router, responses=ERROR_RESPONSES)
     for router in (health.router, docs.router, pages.router, rules_pages.router, tutorial.router):
         app.include_router(router)
+    app.include_router(metrics.router)  # GET /metrics, outside the OpenAPI schema
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(OriginCheck, settings=settings)
@@ -162,4 +176,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecureCookies)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HttpMetrics)  # outermost: every request counted by its route, and logged
     return app

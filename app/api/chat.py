@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -67,16 +67,16 @@ class ChatMessages(BaseModel):
     messages: list[ChatMessageOut]
 
 
-def spender(request: Request, player: Player, per_minute: int) -> Callable[[], None]:
+def spender(request: Request, player: Player, per_minute: int) -> Callable[[], Awaitable[None]]:
     """Takes one of ``player``'s chat messages this minute, or refuses with a 429.
 
-    The bucket is in this process's memory, taken without awaiting anything, so that
-    concurrent posts cannot all pass (a count of the stored messages could). With several
-    server processes, a player may post ``per_minute`` through each."""
+    The count is taken atomically where the rate limits count (``app/api/limits.py``:
+    Redis for every process, or this process's memory), so that concurrent posts cannot
+    all pass (a count of the stored messages could)."""
 
-    def spend() -> None:
+    async def spend() -> None:
         try:
-            request.app.state.limiter.take(CHAT_PLAYER, player.id)
+            await request.app.state.limiter.take(CHAT_PLAYER, player.id)
         except RateLimited as limited:
             message = f"at most {per_minute} messages a minute: wait a moment"
             raise TooMany(message, retry_after=limited.retry_after) from None

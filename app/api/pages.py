@@ -455,7 +455,7 @@ async def take_seat(
     token = None
     try:
         if player is None:
-            request.app.state.limiter.take("players", client_address(request))
+            await request.app.state.limiter.take("players", client_address(request))
             player, token = await create_player(session, str(form.get("name") or ""), device_name(request))
         state = request.app.state
         service = MatchService(state.store, state.publish, lambda: state.now())

@@ -47,7 +47,7 @@ async def tutorial_new(
     token = None
     try:
         if player is None:
-            request.app.state.limiter.take("players", client_address(request))
+            await request.app.state.limiter.take("players", client_address(request))
             form = await request.form()
             player, token = await create_player(session, str(form.get("name") or ""), device)
         tutor = await server_player(session, TUTOR_PLAYER_ID, TUTOR_NAME)

@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -290,3 +291,31 @@ class EmailSent(Base):
     """``""`` for a confirmation."""
     outbox_id: Mapped[int | None] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), nullable=True)
     sent_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class BotClaim(Base):
+    """One bot decision (a match at a version) claimed by one server process
+    (``app/bots/claims.py``): it holds the decision until ``lease_until``, renewing it
+    while it thinks; once the lease has run out, another process may take it over."""
+
+    __tablename__ = "bot_claims"
+    __table_args__ = (Index("ix_bot_claims_claimed_at", "claimed_at"),)
+
+    match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    bot: Mapped[str] = mapped_column(String(64))
+    claimed_by: Mapped[str] = mapped_column(String(100))
+    """The process holding the claim (``host:pid:random``), or the last one that held it."""
+    claims: Mapped[int] = mapped_column(Integer, default=1)
+    """How many times the decision was claimed: more than 1, it was taken over."""
+    claimed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """``None``: released (or settled); past: free for another process to take."""
+    decided_by: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    """The process that computed the decision and sent its move; set when settled."""
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The decision's search time."""
+    outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """``moved`` (the move was written), ``stale`` (the match had moved on: a 409), ``refused``."""

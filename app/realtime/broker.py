@@ -4,7 +4,9 @@ Messages are tiny (``{"match", "version"}``); each process builds its own viewer
 messages from the database. A *say* is the other kind: a message for a match's viewers
 that is not a version of the match (a chat line, news of a rematch). It carries the
 message itself and the players who may not see it (``{"match", "say", "hidden_from"}``),
-and each process hands it to its own viewers. ``BROKER_URL`` picks the engine:
+and each process hands it to its own viewers. Both carry ``at``, when they were published
+(seconds since the epoch), for the lag metric; a message without it (from a process of
+an older version) is delivered all the same. ``BROKER_URL`` picks the engine:
 
 - ``memory://``: one process (the embedded default);
 - ``postgresql://…``: PostgreSQL LISTEN/NOTIFY;
@@ -25,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -34,6 +37,7 @@ CHANNEL = "dejarik_match_updates"
 OnMessage = Callable[[str, int], Awaitable[None]]
 OnSay = Callable[[str, dict[str, Any], frozenset[str]], Awaitable[None]]
 OnReconnect = Callable[[], Awaitable[None]]
+OnLag = Callable[[float], None]
 FIRST_BACKOFF_S = 0.1
 MAX_BACKOFF_S = 5.0
 KEEPALIVE_S = 5.0
@@ -52,6 +56,8 @@ class Broker:
         """Called with each say (set it before ``start``)."""
         self.on_reconnect: OnReconnect | None = None
         """Called after the listening side reconnected: set it before ``start``."""
+        self.on_lag: OnLag | None = None
+        """Called with each received message's ``at`` (its publish time), for the metrics."""
         self.connected = True
         self.reconnects = 0
         self.last_error: str | None = None
@@ -62,12 +68,12 @@ class Broker:
 
     async def publish(self, match_id: str, version: int) -> None:
         """Tell every process; never raises (see the module's docstring)."""
-        await self._send_or_keep(json.dumps({"match": match_id, "version": version}))
+        await self._send_or_keep(json.dumps({"match": match_id, "version": version, "at": time.time()}))
 
     async def say(self, match_id: str, message: dict[str, Any], hidden_from: frozenset[str]) -> None:
         """Hand ``message`` to every process's viewers of ``match_id``, except the players
         in ``hidden_from``; never raises."""
-        payload = {"match": match_id, "say": message, "hidden_from": sorted(hidden_from)}
+        payload = {"match": match_id, "say": message, "hidden_from": sorted(hidden_from), "at": time.time()}
         await self._send_or_keep(json.dumps(payload))
 
     async def _send_or_keep(self, payload: str) -> None:
@@ -110,6 +116,8 @@ class Broker:
     def _deliver_raw(self, payload: str | bytes) -> None:
         try:
             message = json.loads(payload)
+            if self.on_lag is not None and isinstance(message, dict) and isinstance(message.get("at"), float):
+                self.on_lag(message["at"])
             if "say" not in message:
                 self._deliver(str(message["match"]), int(message["version"]))
             elif self.on_say is not None:

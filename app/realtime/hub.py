@@ -16,7 +16,7 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 
@@ -25,6 +25,9 @@ from app.realtime.broker import Broker
 from app.rules.log import Entry
 from app.services import clock, views
 from app.services.store import Committed, MatchRecord, PlayerRecord, Store
+
+if TYPE_CHECKING:
+    from app.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -121,11 +124,17 @@ class Frames:
 
 
 class Hub:
-    def __init__(self, store: Store, broker: Broker, now: clock.Now = clock.system_now) -> None:
+    def __init__(
+        self, store: Store, broker: Broker, now: clock.Now = clock.system_now, metrics: Metrics | None = None
+    ) -> None:
         self.store = store
         self.broker = broker
         broker.on_say = self.tell
         self.now = now
+        self.metrics = metrics
+        """Counts the updates sent (``dejarik_updates_sent_total``) and the broker's lag."""
+        if metrics is not None:
+            broker.on_lag = metrics.broker_delivered
         self.rooms: dict[str, set[Viewer]] = defaultdict(set)
         self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -153,6 +162,10 @@ class Hub:
 
     def watched(self, match_id: str) -> bool:
         return match_id in self.rooms
+
+    def viewer_count(self) -> int:
+        """The websockets this process holds open (``dejarik_websockets``)."""
+        return sum(len(room) for room in self.rooms.values())
 
     async def snapshot(self, viewer: Viewer, since: int | None = None) -> None:
         """Send ``viewer`` the whole match (and the entries after ``since``), and
@@ -221,7 +234,9 @@ class Hub:
                 if viewer.version < frames.version:
                     sends.append(viewer.send(frames.update(viewer)))
                     viewer.version = frames.version
-        await asyncio.gather(*sends)
+        sent = await asyncio.gather(*sends)
+        if self.metrics is not None:
+            self.metrics.updates_sent.inc(sum(sent))
 
     async def _log_for(self, match: MatchRecord, viewers: list[Viewer]) -> list[Entry] | None:
         """The whole log, when one of ``viewers`` runs the table (its controls need it)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 from starlette.types import Receive, Scope, Send
@@ -19,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.api.errors import DATABASE_ERRORS, DATABASE_UNAVAILABLE, notice_outage
 from app.api.json_input import INT32_MAX, MAX_SAFE_INT, UnsafeInput, parse, text_problem
-from app.api.limits import Bucket, RateLimited, client_address
+from app.api.limits import Allowance, RateLimited, client_address
 from app.api.origin import origin_refusal, same_origin
 from app.realtime.hub import Viewer
 from app.services.errors import NotFound, ServiceError, Unavailable
@@ -94,7 +93,7 @@ async def match_socket(
     from_cookie = not spectator and not token and settings.cookie_name in websocket.cookies
     token = None if spectator else token or websocket.cookies.get(settings.cookie_name)
     try:
-        app.state.limiter.take("websockets", client_address(websocket))
+        await app.state.limiter.take("websockets", client_address(websocket))
         start = _since(since)
     except RateLimited as limited:
         await _refuse(websocket, 429, limited.message, retry_after=limited.retry_after)
@@ -120,7 +119,7 @@ async def match_socket(
             return
     await websocket.accept()
     viewer = Viewer(websocket, match_id, as_player(player))
-    syncs = _sync_bucket(settings.ws_syncs_per_10s)
+    syncs = app.state.limiter.allowance(settings.ws_syncs_per_10s, SYNC_WINDOW_S)
     try:
         await hub.snapshot(viewer, start)
     except NotFound as missing:
@@ -151,12 +150,6 @@ async def match_socket(
         hub.leave(viewer)
 
 
-def _sync_bucket(per_10s: int) -> Bucket | None:
-    """The socket's own allowance of ``sync`` frames (each may cost a read of the whole
-    match); ``None``: no limit (a setting of 0)."""
-    return Bucket.full(per_10s, SYNC_WINDOW_S, time.monotonic()) if per_10s > 0 else None
-
-
 def _error(client_id: Any, code: int, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "id": client_id, "code": code, "message": message, **extra}
 
@@ -179,7 +172,9 @@ def _version(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and -1 <= value <= INT32_MAX
 
 
-async def _handle(app: Any, viewer: Viewer, syncs: Bucket | None, raw: str | bytes) -> dict[str, Any] | None:
+async def _handle(
+    app: Any, viewer: Viewer, syncs: Allowance | None, raw: str | bytes
+) -> dict[str, Any] | None:
     """One client frame in; the reply frame (if any) out. Same rules as REST."""
     limit = app.state.settings.max_body_bytes
     if len(raw) > limit:
@@ -197,8 +192,8 @@ async def _handle(app: Any, viewer: Viewer, syncs: Bucket | None, raw: str | byt
         since = message.get("since")
         if since is not None and not _version(since):
             return _error(client_id, 422, f'"since" must be a version between -1 and {INT32_MAX}')
-        if syncs is not None and (retry_after := syncs.take(time.monotonic())):
-            at_most = f"at most {syncs.capacity:g} in {SYNC_WINDOW_S} s"
+        if syncs is not None and (retry_after := await syncs.take()):
+            at_most = f"at most {syncs.item.amount} in {SYNC_WINDOW_S} s"
             message = f"too many syncs on this socket ({at_most}): retry in {retry_after} s"
             return _error(client_id, 429, message, retry_after=retry_after)
         await app.state.hub.snapshot(viewer, since)
@@ -213,7 +208,7 @@ async def _handle(app: Any, viewer: Viewer, syncs: Bucket | None, raw: str | byt
     if not isinstance(action, dict) or not _version(version):
         return _error(client_id, 422, '"action" must be an object and "version" an integer version')
     try:
-        app.state.limiter.take("actions", client_address(viewer.websocket))
+        await app.state.limiter.take("actions", client_address(viewer.websocket))
     except RateLimited as limited:
         return _error(client_id, 429, limited.message, retry_after=limited.retry_after)
     # Holding this socket's send lock, the ack goes out before the update of the same

@@ -13,7 +13,7 @@ of a player of the match.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -105,7 +105,7 @@ async def post(
     player: Player,
     channel: str,
     text: str,
-    spend: Callable[[], None],
+    spend: Callable[[], Awaitable[None]],
 ) -> tuple[MatchRecord, dict[str, Any]]:
     """Keep ``player``'s message; the match and the message as everyone receives it.
 
@@ -122,7 +122,7 @@ async def post(
         raise Forbidden("seated players and the GM write to the 'players' channel, not to the spectators'")
     if channel == "spectators":
         check_not_impersonating(match, player)
-    spend()
+    await spend()
     message = ChatMessage(
         match_seq=match.seq,
         channel=channel,

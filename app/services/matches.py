@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -232,6 +233,7 @@ class MatchService:
 
     async def act(self, match_id: str, player: Any, action: Any, version: int) -> Applied:
         """Apply a seat's action, or a GM's control (``gm_…``), at ``version``."""
+        started = time.perf_counter()  # its latency runs from here to the commit
         match = views.with_state(await self.store.load(match_id))
         controlling = gm.is_gm_action(action)
         seat = None if controlling else seat_of(match, player.id)
@@ -243,7 +245,7 @@ class MatchService:
             return await self._repeated(match, seat, action, version)
         decide: Callable[..., Any] = self._decide_control if controlling else self._decide_move
         change = await decide(match, seat, action)
-        if await self._write(match, change):
+        if await self._write(match, change, started):
             return await self._applied(change.after, change.entries, seat)
         # Another writer got this version first; it may have been this very action.
         return await self._repeated(await self.store.load(match_id), seat, action, version)
@@ -463,14 +465,15 @@ class MatchService:
             changes["status"], changes["result"] = "finished", outcome.model_dump()
         return replace(match, **changes)
 
-    async def _write(self, before: MatchRecord, change: Change) -> bool:
+    async def _write(self, before: MatchRecord, change: Change, started: float | None = None) -> bool:
         """Append the change, with its clock and the notifications it owes, if the
-        match is still at ``before``'s version; then publish."""
+        match is still at ``before``'s version; then publish (an action's with the
+        moment it ``started``, for the metrics)."""
         change.after = clock.timed(before, change.after)
         owed = notices.owed(before, change.after)
         if not await self.store.append(before, change.after, change.entries, owed):
             return False
-        committed = Committed(before.version, change.after, change.entries, owed)
+        committed = Committed(before.version, change.after, change.entries, owed, started)
         try:
             await self.publish(change.after.id, change.after.version, committed)
         except Exception:  # committed is committed: viewers catch up from their version

@@ -135,6 +135,9 @@ class Committed:
     after: MatchRecord
     entries: list[Entry]
     notices: tuple[Notice, ...] = ()
+    started: float | None = None
+    """An action's: when it reached the match service (``time.perf_counter``), for its
+    latency (``dejarik_action_seconds``); ``None`` for joins and creations."""
 
 
 def aware(moment: datetime | None) -> datetime | None:
@@ -437,6 +440,17 @@ class Store:
             row["address"] = addresses.get(row["player_id"], {}).get(row["channel"])
         return sorted(rows, key=lambda row: row["id"])
 
+    async def outbox_backlog(self) -> tuple[int, datetime | None]:
+        """How many outbox rows are still owed, and when the oldest of them was written."""
+        query = select(func.count(), func.min(OUTBOX.c.created_at)).where(OUTBOX.c.done_at.is_(None))
+        async with self.engine.connect() as connection:
+            count, oldest = (await connection.execute(query)).one()
+        return count, aware(oldest)
+
+    def driver_connections_in_use(self) -> int | None:
+        """Connections of the store's own pool in use (``None``: it has none of its own)."""
+        return None
+
     async def settle_notice(self, notice_id: int, **values: Any) -> None:
         """Mark an outbox row done (``done_at``, ``outcome``) or due again (``next_at``)."""
         async with self._writing(), self.engine.begin() as connection:
@@ -602,6 +616,10 @@ class PostgresStore(Store):
             except asyncpg.UniqueViolationError:
                 return False
         return status == "INSERT 0 1"
+
+    def driver_connections_in_use(self) -> int | None:
+        pool = self._pool
+        return 0 if pool is None else pool.get_size() - pool.get_idle_size()
 
     async def close(self) -> None:
         if self._pool is not None:

@@ -157,7 +157,7 @@ async def test_messages_arrive_live_on_each_connection_that_may_read_them(client
 
 async def test_l2_forty_posts_at_once_pass_no_more_than_the_limit(database_url):
     """The audit's burst: 40 concurrent posts by one player got 25 to 33 past a limit of
-    20 (a count, then an insert). Now the player's bucket is taken atomically."""
+    20 (a count, then an insert). Now the player's count is taken atomically."""
     server = LiveServer(Settings(database_url=database_url, chat_messages_per_minute=20)).start()
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:

@@ -1,11 +1,13 @@
 """Rate limits per client address: past each limit a 429 with ``Retry-After`` that
-says when to come back, and nothing done; the buckets refill with time."""
+says when to come back, and nothing done; the counts refill with time."""
 
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import httpx
+import limits.aio.storage.memory
 import pytest
 from websockets.asyncio.client import connect
 
@@ -128,23 +130,31 @@ async def test_websocket_connections_past_the_limit_are_refused(limited_server):
         assert json.loads(await first.recv())["type"] == "pong", "a limited socket stays open"
 
 
-def test_buckets_refill_evenly_and_are_per_client():
-    now = [0.0]
-    limiter = RateLimiter(Settings(rate_limit_players=60), clock=lambda: now[0])
+async def test_counts_refill_evenly_and_are_per_client(monkeypatch):
+    """The sliding window counter (``app/api/limits.py``), on a clock the test moves:
+    after a burst, the minute's count weighs less and less, one a second at 60 a minute."""
+    now = [60_000.5]  # half a second into a minute: the memory storage's windows are minutes
+    monkeypatch.setattr(limits.aio.storage.memory, "time", SimpleNamespace(time=lambda: now[0]))
+    limiter = RateLimiter(Settings(rate_limit_storage="memory://", rate_limit_players=60))
     for _ in range(60):
-        limiter.take("players", "10.0.0.1")
+        await limiter.take("players", "10.0.0.1")
     with pytest.raises(RateLimited) as refused:
-        limiter.take("players", "10.0.0.1")
-    assert refused.value.retry_after == 1, "one token a second at 60 a minute"
-    limiter.take("players", "10.0.0.2")  # another client has its own bucket
-    now[0] = 5.0
+        await limiter.take("players", "10.0.0.1")
+    assert refused.value.retry_after == 60, "a burst: the next when the minute is over"
+    await limiter.take("players", "10.0.0.2")  # another client has its own count
+    now[0] += 60
+    await limiter.take("players", "10.0.0.1")
+    with pytest.raises(RateLimited) as refused:
+        await limiter.take("players", "10.0.0.1")
+    assert refused.value.retry_after == 1, "then one a second at 60 a minute"
+    now[0] += 5
     for _ in range(5):  # five seconds bring back five
-        limiter.take("players", "10.0.0.1")
+        await limiter.take("players", "10.0.0.1")
     with pytest.raises(RateLimited):
-        limiter.take("players", "10.0.0.1")
-    off = RateLimiter(Settings(rate_limit_players=0), clock=lambda: now[0])
+        await limiter.take("players", "10.0.0.1")
+    off = RateLimiter(Settings(rate_limit_storage="memory://", rate_limit_players=0))
     for _ in range(1000):
-        off.take("players", "10.0.0.1")
+        await off.take("players", "10.0.0.1")
 
 
 @pytest.fixture
