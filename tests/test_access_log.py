@@ -41,7 +41,7 @@ def server_log(live_server) -> Iterator[list[str]]:
         logger.setLevel(level)
 
 
-async def test_tokens_and_link_secrets_are_left_out_of_the_log(client, live_server, server_log):
+async def test_l11_tokens_and_link_secrets_are_left_out_of_the_log(client, live_server, server_log):
     match, players = await start_match(client)
     token = players[0]["token"]
     async with connect(socket_url(live_server, match["id"], players[0], since=0)) as socket:

@@ -36,7 +36,7 @@ from typing import Any
 from fastapi import Depends, Request
 from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.aio.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from starlette.requests import HTTPConnection
@@ -49,6 +49,11 @@ log = logging.getLogger(__name__)
 LIMITS = ("players", "matches", "actions", "websockets", "exports", "passkeys", "chat")
 CHAT_PLAYER = "chat_player"
 """The one limit keyed by a player's id, not an address: ``chat_messages_per_minute``."""
+EXACT = frozenset({CHAT_PLAYER})
+"""Limits counted in a *moving window*, exact over any minute: the sliding window counter
+rounds the previous minute's weighted count down, so a burst across the minute's turn
+could pass one more than N (21 of 40 chat posts at once, limit 20). The moving window
+keeps one entry a request, which is cheap at a player's 20 messages."""
 KEY_PREFIX = "dejarik-limits"
 """Every key the limits write to Redis starts with this (beside the broker's keys)."""
 REDIS_SCHEMES = ("redis://", "rediss://")
@@ -120,6 +125,7 @@ class RateLimiter:
         self.uri = storage_uri(settings)
         self.storage = make_storage(self.uri, key_prefix)
         self.shared = SlidingWindowCounterRateLimiter(self.storage)
+        self.exact = MovingWindowRateLimiter(self.storage)
         self.local = SlidingWindowCounterRateLimiter(MemoryStorage())
         self.down_until = 0.0
 
@@ -129,7 +135,7 @@ class RateLimiter:
         if item is None or time.monotonic() < self.down_until:
             return
         try:
-            wait = await spend(self.shared, item, limit, client)
+            wait = await spend(self.exact if limit in EXACT else self.shared, item, limit, client)
         except Exception as error:  # Redis away: let the request through rather than fail it
             self.down_until = time.monotonic() + RETRY_REDIS_S
             log.warning(
@@ -163,10 +169,15 @@ class Allowance:
         return await spend(self.limiter.local, self.item, "allowance", self.key)
 
 
-async def spend(strategy: SlidingWindowCounterRateLimiter, item: RateLimitItem, *key: str) -> int:
+async def spend(
+    strategy: SlidingWindowCounterRateLimiter | MovingWindowRateLimiter, item: RateLimitItem, *key: str
+) -> int:
     """One hit: 0, or (refused, nothing spent) the seconds until one is let through."""
     if await strategy.hit(item, *key):
         return 0
+    if isinstance(strategy, MovingWindowRateLimiter):  # the oldest hit in the window leaves it
+        stats = await strategy.get_window_stats(item, *key)
+        return max(1, math.ceil(stats.reset_time - time.time()))
     return retry_after(item, await strategy.storage.get_sliding_window(item.key_for(*key), item.get_expiry()))  # type: ignore[attr-defined]
 
 

@@ -34,16 +34,16 @@ def secure(cookie: str) -> bool:
     return "secure" in {part.strip().lower() for part in cookie.split(";")[1:]}
 
 
-async def test_the_cookie_is_secure_over_https_through_a_trusted_proxy(behind_tls_proxy):
+async def test_l13_the_cookie_is_secure_over_https_through_a_trusted_proxy(behind_tls_proxy):
     cookie = await set_cookie(behind_tls_proxy, {"X-Forwarded-Proto": "https"})
     assert cookie.startswith("dejarik_token=") and secure(cookie)
     assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower(), "the rest is kept"
     assert not secure(await set_cookie(behind_tls_proxy)), "plain HTTP: a Secure cookie would be lost"
 
 
-async def test_an_untrusted_peer_cannot_claim_https(live_server):
+async def test_l13_an_untrusted_peer_cannot_claim_https(live_server):
     assert not secure(await set_cookie(live_server, {"X-Forwarded-Proto": "https"}))
 
 
-async def test_cookie_secure_marks_it_secure_even_over_http(always_secure):
+async def test_l13_cookie_secure_marks_it_secure_even_over_http(always_secure):
     assert secure(await set_cookie(always_secure))

@@ -132,7 +132,7 @@ async def test_a_device_link_signs_in_once_within_ten_minutes(client, live_serve
     assert (await open_link(live_server, link["url"] + "x")).status_code == 410
 
 
-async def test_opening_a_link_in_a_signed_in_browser_changes_nothing_until_confirmed(client, live_server):
+async def test_m2_opening_a_link_in_a_signed_in_browser_changes_nothing_until_confirmed(client, live_server):
     """The audit's login CSRF (M2): an attacker sends the victim's browser to a link of
     the attacker's player. Opening it must neither replace the victim's cookie nor spend
     the link; a post from the attacker's page is refused."""
@@ -155,7 +155,7 @@ async def test_opening_a_link_in_a_signed_in_browser_changes_nothing_until_confi
     assert (await confirm_link(live_server, link["url"])).status_code == 303
 
 
-async def test_confirming_a_link_signs_the_browsers_previous_player_out(client, live_server):
+async def test_m2_confirming_a_link_signs_the_browsers_previous_player_out(client, live_server):
     han, chewie = await new_player(client, "Han"), await new_player(client, "Chewie")
     link = await device_link(client, chewie)
     async with browser(live_server, han["token"]) as hans_browser:
@@ -172,7 +172,7 @@ async def test_confirming_a_link_signs_the_browsers_previous_player_out(client, 
     assert len(await devices_of(client, chewie["token"])) == 2
 
 
-async def test_a_link_opened_by_its_own_player_stays_unused(client, live_server):
+async def test_m2_a_link_opened_by_its_own_player_stays_unused(client, live_server):
     chewie = await new_player(client, "Chewie")
     link = await device_link(client, chewie)
     async with browser(live_server, chewie["token"]) as own:
@@ -245,7 +245,7 @@ async def test_a_bad_passkey_credential_is_refused_clearly(client):
     assert (await client.post("/api/v1/passkeys/login/options")).json()["challenge"]
 
 
-async def test_a_player_lists_their_devices_and_signs_the_others_out(client, live_server):
+async def test_m3_a_player_lists_their_devices_and_signs_the_others_out(client, live_server):
     chewie = await new_player(client, "Chewie")  # httpx's own user agent
     phone = (await confirm_link(live_server, (await device_link(client, chewie))["url"])).cookies
     phone_token = phone[live_server.settings.cookie_name]
@@ -297,7 +297,7 @@ async def test_a_player_lists_their_devices_and_signs_the_others_out(client, liv
     assert again.json() == {"signed_out": 0}
 
 
-async def test_signing_a_device_out_with_the_cookie_needs_the_servers_own_page(client, live_server):
+async def test_m3_signing_a_device_out_with_the_cookie_needs_the_servers_own_page(client, live_server):
     chewie = await new_player(client, "Chewie")
     phone_token = (await confirm_link(live_server, (await device_link(client, chewie))["url"])).cookies[
         live_server.settings.cookie_name
@@ -317,7 +317,7 @@ async def test_signing_a_device_out_with_the_cookie_needs_the_servers_own_page(c
     assert (await me(client, phone_token)).status_code == 401
 
 
-async def test_a_signed_out_browser_is_told_so(client, live_server):
+async def test_m3_a_signed_out_browser_is_told_so(client, live_server):
     chewie = await new_player(client, "Chewie")
     async with browser(live_server) as phone:
         await phone.post((await device_link(client, chewie))["url"])
@@ -334,7 +334,7 @@ async def test_a_signed_out_browser_is_told_so(client, live_server):
         assert 'id="name-input"' in home.text
 
 
-async def test_last_used_is_recorded_at_most_once_a_minute(client, live_server):
+async def test_m3_last_used_is_recorded_at_most_once_a_minute(client, live_server):
     chewie = await new_player(client, "Chewie")
     token_hash = hash_token(chewie["token"])
     long_ago = datetime.now(UTC) - timedelta(hours=2)
@@ -356,7 +356,7 @@ async def test_last_used_is_recorded_at_most_once_a_minute(client, live_server):
     assert abs(kept - recently) < timedelta(seconds=1)  # not written again within the minute
 
 
-async def test_device_links_use_the_public_url_when_it_is_set(client, live_server):
+async def test_i1_device_links_use_the_public_url_when_it_is_set(client, live_server):
     chewie = await new_player(client, "Chewie")
     spoofed = {**chewie["headers"], "Host": "evil.example"}
     from_request = await client.post("/api/v1/players/me/device-links", headers=spoofed)

@@ -174,7 +174,7 @@ def test_the_client_address_is_the_key_and_unknown_without_one():
     assert client_address(connection(None)) == "unknown"
 
 
-def test_an_ipv6_client_is_keyed_by_its_64():
+def test_l5_an_ipv6_client_is_keyed_by_its_64():
     """One host is commonly given a whole /64: 2^64 addresses must not be 2^64 counts (L5)."""
 
     def key(host: str) -> str:

@@ -163,7 +163,7 @@ def behind_nginx(database_url):
     yield from serve(Settings(database_url=database_url, rate_limit_players=2, trusted_proxies=["127.0.0.1"]))
 
 
-async def test_x_forwarded_for_from_an_untrusted_peer_does_not_choose_the_bucket(limited_server):
+async def test_l5_x_forwarded_for_from_an_untrusted_peer_does_not_choose_the_bucket(limited_server):
     """The audit's L5: from loopback, each new ``X-Forwarded-For`` used to open a new bucket.
     With no trusted proxy (the default) the header is ignored: the bucket is the peer's."""
     async with httpx.AsyncClient(base_url=limited_server.url) as client:
@@ -179,7 +179,7 @@ async def test_x_forwarded_for_from_an_untrusted_peer_does_not_choose_the_bucket
             )
 
 
-async def test_a_trusted_proxy_s_x_forwarded_for_is_the_client(behind_nginx):
+async def test_l5_a_trusted_proxy_s_x_forwarded_for_is_the_client(behind_nginx):
     async with httpx.AsyncClient(base_url=behind_nginx.url) as client:
 
         async def create(client_address: str) -> httpx.Response:

@@ -15,7 +15,7 @@ FIXED = {
 }
 
 
-async def test_pages_and_answers_carry_the_security_headers(client):
+async def test_l12_pages_and_answers_carry_the_security_headers(client):
     match, _players = await start_match(client)
     for path in (
         "/",

@@ -268,7 +268,14 @@ async def test_l1_a_name_pings_nobody_and_links_nowhere_on_discord(sqlite_databa
                 f"/api/v1/matches/{match_id}/join", json={"seat": 0}, headers=victim["headers"]
             )
             assert joined.status_code == 200, joined.text
-        await arrives(lambda: receiver.bodies("/hook"))
+            url = f"/api/v1/matches/{match_id}"
+            while (match := (await http.get(url, headers=rogue["headers"])).json())["to_act"] == [1]:
+                # The dice let the rogue start: its turn played, it is Han's.
+                move = next(a for a in match["legal_actions"] if a["type"] == "move")
+                body = {"action": move, "version": match["version"]}
+                played = await http.post(f"{url}/actions", json=body, headers=rogue["headers"])
+                assert played.status_code == 200, played.text
+        await arrives(lambda: receiver.bodies("/hook"), within=10)
         (body,) = receiver.bodies("/hook")
         assert body["allowed_mentions"] == {"parse": []}
         assert r"against \@everyone \[win\]\(https\://evil.example/x\)." in body["content"]

@@ -208,7 +208,7 @@ async def bot_only_match(client, host, ruleset="courtier"):
     )
 
 
-async def test_a_third_bot_only_match_is_refused_429_and_changes_nothing(client):
+async def test_m4_a_third_bot_only_match_is_refused_429_and_changes_nothing(client):
     """M4: a player may host BOT_MATCHES_PER_PLAYER (2) unfinished matches with a bot;
     past it, creating one or seating a bot is a 429 that says what to do."""
     host, other = await new_player(client, "Hondo"), await new_player(client, "Kanan")
@@ -260,7 +260,7 @@ async def test_a_third_bot_only_match_is_refused_429_and_changes_nothing(client)
     assert seat.status_code == 200, seat.text
 
 
-async def test_the_schema_documents_the_bot_quota_429(client):
+async def test_m4_the_schema_documents_the_bot_quota_429(client):
     paths = (await client.get("/openapi.json")).json()["paths"]
     for operation in (paths["/api/v1/matches"]["post"], paths["/api/v1/matches/{match_id}/bots"]["post"]):
         refusal = operation["responses"]["429"]
@@ -268,7 +268,7 @@ async def test_the_schema_documents_the_bot_quota_429(client):
         assert refusal["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
 
 
-async def test_play_the_computer_past_the_quota_says_so_and_makes_no_match(live_server):
+async def test_m4_play_the_computer_past_the_quota_says_so_and_makes_no_match(live_server):
     """The home page's "Play the computer" form meets the same quota, before it makes a match."""
     async with httpx.AsyncClient(base_url=live_server.url, timeout=30) as http:
         host = await new_player(http, "Cad")

@@ -60,7 +60,7 @@ async def grants_in_order(scheduler: Scheduler, waiting: list[tuple[str, str, bo
     return order
 
 
-async def test_a_humans_bot_decision_is_served_before_a_backlog_of_bot_only_decisions():
+async def test_m4_a_humans_bot_decision_is_served_before_a_backlog_of_bot_only_decisions():
     """M4: one player's bot-against-bot matches queued first; another player's bot, in a
     match against that player, still gets the very next worker."""
     backlog = [(f"bots-only {i}", "attacker", False) for i in range(8)]

@@ -62,8 +62,10 @@ def test_home_lists_your_turn_first_with_time_left_and_keeps_it_current(web_serv
         moves = [a for a in current["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES]
         action = next((a for a in moves if a["type"] == "move"), moves[0])
         rest_act(web_server, match_id, mover, action, current["version"])
-    expect(theirs.locator(f"[data-group='yours'] [data-match-link='{match_id}']")).to_be_visible()
-    expect(mine.locator(f"[data-group='playing'] [data-match-link='{match_id}']")).to_be_visible()
+    # The pages poll every 5 s (static/js/home.js): the next poll may come that long after.
+    polled = {"timeout": 12_000}
+    expect(theirs.locator(f"[data-group='yours'] [data-match-link='{match_id}']")).to_be_visible(**polled)
+    expect(mine.locator(f"[data-group='playing'] [data-match-link='{match_id}']")).to_be_visible(**polled)
     expect(theirs).to_have_title("(1) Your turn")
 
 

@@ -165,7 +165,7 @@ def test_a_passkey_signs_the_player_in_again_after_signing_out(web_server, new_c
     assert errors == []
 
 
-def test_a_link_sent_to_a_signed_in_browser_asks_before_forgetting_its_player(web_server, new_context):
+def test_m2_a_link_sent_to_a_signed_in_browser_asks_before_forgetting_its_player(web_server, new_context):
     """The audit's login CSRF (M2): a link of someone else's player, opened in a browser
     that plays as Leia, says what would happen and changes nothing unless confirmed."""
     leia, boba = new_player(web_server, "Leia"), new_player(web_server, "Boba")
@@ -188,7 +188,7 @@ def test_a_link_sent_to_a_signed_in_browser_asks_before_forgetting_its_player(we
     assert page.js_errors == []
 
 
-def test_a_player_signs_another_device_out_without_scripts(web_server, new_context):
+def test_m3_a_player_signs_another_device_out_without_scripts(web_server, new_context):
     chewie = new_player(web_server, "Chewie")
     laptop = new_context(java_script_enabled=False)  # the list is plain forms
     laptop_page = settings_page(signed_in(laptop, web_server, chewie), web_server)

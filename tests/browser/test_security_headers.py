@@ -41,7 +41,7 @@ def violations(page: Page, console: list[str]) -> list[str]:
     return page.evaluate("window.__violations || []") + console
 
 
-def test_the_main_pages_run_under_their_policy(web_server, new_context):
+def test_l12_the_main_pages_run_under_their_policy(web_server, new_context):
     site = web_server.url
     host, guest = new_player(web_server, "Jyn"), new_player(web_server, "Cassian")
     match_id = new_match(web_server, host)
@@ -86,7 +86,7 @@ def test_the_main_pages_run_under_their_policy(web_server, new_context):
     assert violations(page, console) == []
 
 
-def test_a_newcomer_s_pages_run_under_their_policy(web_server, new_context):
+def test_l12_a_newcomer_s_pages_run_under_their_policy(web_server, new_context):
     """Signed out: the name form, then a tutorial against the Tutor."""
     context = new_context()
     console = watched(context)

@@ -168,7 +168,7 @@ async def test_two_players_play_kelly_to_a_finish_over_websockets_alone(client, 
         assert latest[0]["seed"], "the seed is revealed at the end"
 
 
-async def test_syncs_past_the_limit_get_an_error_frame_and_the_socket_stays_open(client, live_server):
+async def test_m5_syncs_past_the_limit_get_an_error_frame_and_the_socket_stays_open(client, live_server):
     """The audit's M5: a socket sending ``sync`` in a loop had a snapshot for every one.
     Now a socket has ``WS_SYNCS_PER_10S`` (5) of them; past it, a 429 without a snapshot."""
     match, _players = await start_match(client)
@@ -188,7 +188,7 @@ async def test_syncs_past_the_limit_get_an_error_frame_and_the_socket_stays_open
         assert await receive(socket, "pong") == {"type": "pong", "id": "still"}
 
 
-async def test_a_repeated_sync_at_an_unchanged_version_is_answered_without_reading(
+async def test_m5_a_repeated_sync_at_an_unchanged_version_is_answered_without_reading(
     client, live_server, monkeypatch
 ):
     """A sync from ``since=-1`` reads the log once; the same again, and one from the version
