@@ -80,6 +80,19 @@ def postgres_database() -> Iterator[str]:
     run_apart(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+def reachable_redis(url: str) -> str:
+    """``url`` if a Redis answers there; else the test is skipped (failed under ``CI``)."""
+    import redis
+
+    try:
+        redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        if IN_CI:
+            pytest.fail(f"Redis is not reachable at {url}: {error}")
+        pytest.skip(f"Redis is not reachable at {url}")
+    return url
+
+
 DATABASES = ("sqlite", "postgresql")
 
 

@@ -112,7 +112,7 @@ RelyingPartyDep = Annotated[RelyingParty, Depends(relying_party)]
 
 
 def device_name(request: Request) -> str | None:
-    """What the calling device is, from its ``User-Agent`` ("Firefox on Android"), to
+    """What the calling device is, from its ``User-Agent`` ("Firefox Mobile on Android"), to
     name the token it is given."""
     return describe_device(request.headers.get("user-agent"))
 

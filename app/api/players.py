@@ -101,7 +101,7 @@ class DeviceLinkOut(BaseModel):
 class DeviceOut(BaseModel):
     id: str = Field(description="The device's id, for DELETE /api/v1/players/me/devices/{id}.")
     name: str | None = Field(
-        description='What the device is, from its browser when it signed in ("Firefox on Android"); '
+        description='What the device is, from its browser when it signed in ("Firefox Mobile on Android"); '
         "null: unknown."
     )
     created_at: datetime = Field(description="When it signed in.")

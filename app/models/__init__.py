@@ -77,7 +77,7 @@ class PlayerToken(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     device_name: Mapped[str | None] = mapped_column(String(80), nullable=True)
-    """What the device is, from its user agent when it signed in ("Firefox on Android")."""
+    """What the device is, from its user agent when it signed in ("Firefox Mobile on Android")."""
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     @property

@@ -1,10 +1,10 @@
 """A player's devices: each signed-in browser or program holds a token of its own
 (``player_tokens``). The player sees them by name and signs the others out.
 
-A device's name comes from its ``User-Agent`` when it signs in ("Firefox on Android"):
-a few well-known browsers and systems, read in the order that disambiguates them (every
-Chromium says "Safari", Edge and Opera also say "Chrome"). Anything else is named by its
-first product token ("curl", "python-httpx"); no header, no name.
+A device's name comes from its ``User-Agent`` when it signs in ("Firefox Mobile on Android"),
+read by ``ua-parser`` (the uap-core rules that know which browser is which); anything it
+does not know is named by its first product token ("curl", "python-httpx"); no header,
+no name.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from ua_parser import parse
 
 from app.models import Player, PlayerToken, utcnow
 from app.services.errors import Conflict, NotFound
@@ -23,37 +24,24 @@ MAX_DEVICE_NAME = 80
 TOUCH_EVERY = timedelta(minutes=1)
 """How stale ``last_used_at`` may get before a request records it again."""
 
-BROWSERS = (
-    ("Edge", re.compile(r"\bEdg(e|A|iOS)?/")),
-    ("Opera", re.compile(r"\b(OPR|OPiOS|Opera)/")),
-    ("Samsung Internet", re.compile(r"\bSamsungBrowser/")),
-    ("Firefox", re.compile(r"\b(Firefox|FxiOS)/")),
-    ("Chrome", re.compile(r"\b(HeadlessChrome|Chrome|CriOS|Chromium)/")),
-    ("Safari", re.compile(r"\bVersion/[\d.]+.*\bSafari/")),
-)
-SYSTEMS = (
-    ("iPhone", re.compile(r"\biPhone\b")),
-    ("iPad", re.compile(r"\biPad\b")),
-    ("Android", re.compile(r"\bAndroid\b")),
-    ("ChromeOS", re.compile(r"\bCrOS\b")),
-    ("Windows", re.compile(r"\bWindows\b")),
-    ("macOS", re.compile(r"\bMac OS X\b|\bMacintosh\b")),
-    ("Linux", re.compile(r"\bLinux\b")),
-)
 PRODUCT = re.compile(r"[A-Za-z][\w.+-]{0,39}")
+HANDHELDS = ("iPhone", "iPad")
+"""Devices named by what they are rather than their system (iOS would not tell them apart)."""
 
 
 def describe_device(user_agent: str | None) -> str | None:
-    """What a device is, for its player to recognise it: "Chrome on Windows"."""
-    agent = (user_agent or "")[:1000]
-    if not agent.isprintable():
-        agent = "".join(c for c in agent if c.isprintable())
-    browser = next((name for name, pattern in BROWSERS if pattern.search(agent)), None)
-    system = next((name for name, pattern in SYSTEMS if pattern.search(agent)), None)
+    """What a device is, for its player to recognise it: "Chrome on Windows", from the
+    user agent as ``ua-parser`` (the uap-core rules) reads it; a script, by its name."""
+    agent = "".join(c for c in (user_agent or "")[:1000] if c.isprintable())
+    found = parse(agent)
+    browser = found.user_agent.family if found.user_agent and found.user_agent.family != "Other" else None
+    system = found.os.family if found.os and found.os.family != "Other" else None
+    if found.device and found.device.family in HANDHELDS:
+        system = found.device.family
     if browser and system:
-        return f"{browser} on {system}"
+        return f"{browser} on {system}"[:MAX_DEVICE_NAME]
     if browser or system:
-        return browser or f"A browser on {system}"
+        return (browser or f"A browser on {system}")[:MAX_DEVICE_NAME]
     product = PRODUCT.match(agent.strip())
     return product[0][:MAX_DEVICE_NAME] if product else None
 

@@ -257,17 +257,17 @@ async def test_m3_a_player_lists_their_devices_and_signs_the_others_out(client, 
 
     listed = await devices_of(client, chewie["token"])
     assert (listed[0]["name"], listed[0]["current"]) == ("python-httpx", True)
-    assert {d["name"] for d in listed[1:]} == {"Firefox on Android", "Chrome on Windows"}
+    assert {d["name"] for d in listed[1:]} == {"Firefox Mobile on Android", "Chrome on Windows"}
     assert not any(d["current"] for d in listed[1:])
     for device in listed:
         assert set(device) == {"id", "name", "created_at", "last_used_at", "current"}
         assert len(device["id"]) == 16 and int(device["id"], 16) >= 0
         assert datetime.fromisoformat(device["last_used_at"]) >= datetime.fromisoformat(device["created_at"])
     seen_from_phone = await devices_of(client, phone_token)
-    assert seen_from_phone[0]["name"] == "Firefox on Android" and seen_from_phone[0]["current"]
+    assert seen_from_phone[0]["name"] == "Firefox Mobile on Android" and seen_from_phone[0]["current"]
     assert (await devices_of(client, leia["token"]))[0]["name"] == "python-httpx"  # Leia sees only hers
 
-    phone_id = next(d["id"] for d in listed if d["name"] == "Firefox on Android")
+    phone_id = next(d["id"] for d in listed if d["name"] == "Firefox Mobile on Android")
     own_id = listed[0]["id"]
     leias_id = (await devices_of(client, leia["token"]))[0]["id"]
     path = "/api/v1/players/me/devices/"

@@ -20,22 +20,14 @@ from websockets.asyncio.client import connect
 from app.api.limits import RateLimiter
 from app.config import Settings
 from tests.api.helpers import start_match
-from tests.conftest import IN_CI, LiveServer
+from tests.conftest import LiveServer, reachable_redis
 
 REDIS_URL = os.environ.get("TEST_REDIS_LIMITS_URL", "redis://127.0.0.1:6379/11")
 
 
 @pytest.fixture
 def redis_url() -> str:
-    import redis
-
-    try:
-        redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.RedisError as error:
-        if IN_CI:
-            pytest.fail(f"Redis is not reachable at {REDIS_URL}: {error}")
-        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
-    return REDIS_URL
+    return reachable_redis(REDIS_URL)
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 
 from app.config import Settings
 from tests.api.helpers import finish_by_resigning, new_player, play_one, say, start_match, view
-from tests.conftest import IN_CI, POSTGRES_ADMIN, LiveServer, _admin
+from tests.conftest import IN_CI, POSTGRES_ADMIN, LiveServer, _admin, reachable_redis
 from tests.realtime.helpers import receive, socket_url
 
 pytestmark = pytest.mark.both_databases  # the broker beside each database
@@ -35,15 +35,7 @@ async def broker_url(kind: str, database_url: str) -> str:
                 pytest.fail(f"PostgreSQL is not reachable at {POSTGRES_ADMIN}: {error}")
             pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_ADMIN}")
         return POSTGRES_ADMIN
-    import redis
-
-    try:
-        redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.RedisError as error:
-        if IN_CI:
-            pytest.fail(f"Redis is not reachable at {REDIS_URL}: {error}")
-        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
-    return REDIS_URL
+    return reachable_redis(REDIS_URL)
 
 
 @pytest.mark.parametrize("broker", ["postgresql", "redis"])
