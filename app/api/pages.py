@@ -126,8 +126,6 @@ async def home(request: Request, session: SessionDep, settings: SettingsDep, ser
         "groups": await my_groups(service, player) if player is not None else None,
         "rulesets": ruleset_choices(),
         "bot_levels": LEVELS.values(),
-        "sends_email": bool(settings.smtp_url),
-        "email_status": email_status(player, bool(settings.smtp_url)) if player is not None else None,
     }
     response = page(request, "home.html", context)
     if signed_out:
@@ -472,7 +470,8 @@ async def take_seat(
 
 @router.get("/settings", response_class=HTMLResponse)
 async def settings_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    """Your name, another device, your devices, a passkey, signing out."""
+    """Your name, when it is your turn (webhook, e-mail), another device, your devices, a
+    passkey, signing out."""
     player = await page_player(request, session, settings)
     if signed_out_here(request, settings, player):
         return signed_out_page(request, settings)
@@ -491,9 +490,12 @@ def signed_out_page(request: Request, settings: Settings) -> HTMLResponse:
 async def render_settings(
     request: Request, session: Any, player: Player, status_code: int = 200, **extra: Any
 ) -> HTMLResponse:
-    token_hash = hash_token(request.cookies.get(request.app.state.settings.cookie_name, ""))
+    settings = request.app.state.settings
+    token_hash = hash_token(request.cookies.get(settings.cookie_name, ""))
     context = {
         "player": player,
+        "sends_email": bool(settings.smtp_url),
+        "email_status": email_status(player, bool(settings.smtp_url)),
         "passkeys": await passkeys.count(session, player),
         "devices": await devices.list_devices(session, player, token_hash),
         **extra,

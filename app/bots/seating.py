@@ -39,6 +39,10 @@ async def server_player(session: AsyncSession, player_id: str, name: str) -> Pla
         await session.commit()
     except IntegrityError:  # another request created it first
         await session.rollback()
+        # The rollback expired every object in the session (the caller's signed-in player
+        # too), and an expired attribute cannot be loaded lazily under asyncio: load them now.
+        for held in list(session.identity_map.values()):
+            await session.refresh(held)
         player = await session.get(Player, player_id)
         assert player is not None
     return player

@@ -35,11 +35,11 @@ def positions(ruleset_id: str, games: int = 2, every: int = 7):
                     yield state, to_act[0]
 
 
-async def wait_for(client, match_id, done, player=None, limit_s: float = 180.0):
-    """Poll the match until ``done(view)``; a bot that stalls fails the test."""
-    for _ in range(int(limit_s / 0.1)):
+async def wait_for(client, match_id, done, player=None, limit_s: float = 180.0, every_s: float = 0.1):
+    """Poll the match every ``every_s`` until ``done(view)``; a bot that stalls fails the test."""
+    for _ in range(int(limit_s / every_s)):
         current = await view(client, match_id, player)
         if done(current):
             return current
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(every_s)
     raise AssertionError(f"the match did not get there: {current['status']} v{current['version']}")

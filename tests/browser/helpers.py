@@ -81,6 +81,13 @@ def resize(page: Page, width: int, height: int) -> None:
     )
 
 
+def open_new_match_form(page: Page) -> None:
+    """Open the home page's full new-match form (every ruleset, option, seat and level),
+    one step below its three quick choices."""
+    page.click("#new-match > summary")
+    expect(page.locator("#new-match .new-match-form")).to_be_visible()
+
+
 def replay_ready(page: Page, version: int, latest: int) -> None:
     """The replay shows ``version`` of ``latest``, with that step's dice at rest."""
     expect(page.locator("#position")).to_have_text(f"Version {version} of {latest}")

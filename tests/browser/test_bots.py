@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import expect
 
-from tests.browser.helpers import play_any, view, wait_for_version
+from tests.browser.helpers import open_new_match_form, play_any, view, wait_for_version
 
 
 def test_play_the_computer_from_the_home_page_to_the_end(web_server, new_context, artifacts):
@@ -13,11 +13,12 @@ def test_play_the_computer_from_the_home_page_to_the_end(web_server, new_context
     page.goto(web_server.url + "/")
     page.fill("#name-input", "Finn")
     page.click("button:has-text('Start')")
+    open_new_match_form(page)
     # Courtier, ended as a draw after four quiet turns: a short game, whoever wins it.
     page.check("input[name='ruleset'][value='courtier']")
     page.fill("input[name='options.courtier.turns_without_kill']", "4")
     page.select_option("#bot-level", "beginner")
-    page.click("button:has-text('Play the computer')")
+    page.click("#new-match button:has-text('Play the computer')")
     page.wait_for_url("**/matches/*")
     match_id = page.url.rsplit("/", 1)[1]
     expect(page.locator("[data-bot-seat='1']")).to_contain_text("Beginner bot")
@@ -52,6 +53,7 @@ def test_a_gm_seats_the_computer_in_the_npc_seat(web_server, new_context):
     gm.goto(web_server.url + "/")
     gm.fill("#name-input", "Maz")
     gm.click("button:has-text('Start')")
+    open_new_match_form(gm)
     gm.check("input[name='ruleset'][value='orbit-chess']")
     gm.check("input[name='seat'][value='host']")
     gm.click("button:has-text('Create match')")

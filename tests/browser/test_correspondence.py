@@ -1,5 +1,5 @@
 """Correspondence play in the browser: the home page's "Your turn" list with the
-time left, kept current and counted in the tab's title; the notification settings;
+time left, kept current and counted in the tab's title; the notification settings (on the settings page);
 the board's countdown, presence at the table, and a claim of the win on time."""
 
 from __future__ import annotations
@@ -73,6 +73,10 @@ def test_notification_settings_in_the_browser(web_server, new_context):
     lando = new_player(web_server, "Lando")
     page = signed_in(new_context(), web_server, lando).new_page()
     page.goto(web_server.url + "/")
+    # The settings are on their own page, one click from the header on every page.
+    expect(page.locator("#notifications-form")).to_have_count(0)
+    page.click("[data-settings-link]")
+    page.wait_for_url("**/settings")
     # This server has no SMTP server set up: the page says so, and asks for no address.
     expect(page.locator("[data-email-status]")).to_contain_text("This server sends no email")
     expect(page.locator("input[name='email']")).to_have_count(0)

@@ -18,6 +18,7 @@ from app.rules.base import COMMON_ACTION_TYPES
 from tests.browser.helpers import (
     DESKTOP,
     aggressive_choice,
+    open_new_match_form,
     open_page,
     play_any,
     play_by_clicking,
@@ -85,6 +86,7 @@ def create_from_home(context, server, ruleset: str) -> tuple[Page, str]:
     gm = open_page(context, f"{server.url}/")
     gm.fill("#name-input", "The GM")
     gm.click("button:has-text('Start')")
+    open_new_match_form(gm)
     gm.check(f"input[name='ruleset'][value='{ruleset}']")
     gm.check("input[name='seat'][value='host']")
     gm.click("button:has-text('Create match')")

@@ -1,9 +1,14 @@
-"""The home page: a name once, your matches, a new match, an invite that seats a newcomer."""
+"""The home page: a name once, then three choices (the computer in one click, a friend,
+the tutorial) under your matches; the full new-match form one step away; an invite that
+seats a newcomer; nothing wider than the window at any width."""
 
 from __future__ import annotations
 
 import httpx
 from playwright.sync_api import expect
+
+from tests.browser.conftest import join_match, new_match, new_player, signed_in
+from tests.browser.helpers import open_new_match_form, open_page, resize
 
 
 def test_name_create_invite_and_join_in_one_step(web_server, new_context, artifacts):
@@ -17,7 +22,8 @@ def test_name_create_invite_and_join_in_one_step(web_server, new_context, artifa
     assert host.evaluate("document.cookie") == ""  # the token is out of reach of scripts
 
     # The options form comes from each ruleset's JSON Schema; kelly is picked by default.
-    expect(host.locator("input[name='ruleset'][value='kelly']")).to_be_checked()
+    open_new_match_form(host)
+    expect(host.locator("#new-match input[name='ruleset'][value='kelly']")).to_be_checked()
     expect(host.locator("input[name='options.kelly.turns_without_kill']")).to_be_visible()
     host.fill("input[name='options.kelly.turns_without_kill']", "40")
     host.screenshot(path=artifacts / "home-new-match.png", full_page=True)
@@ -62,6 +68,7 @@ def test_options_of_other_rulesets_and_hosting_without_a_seat(web_server, new_co
     page.goto(web_server.url + "/")
     page.fill("#name-input", "Lando")
     page.click("button:has-text('Start')")
+    open_new_match_form(page)
     page.check("input[name='ruleset'][value='simeone']")
     expect(page.locator("select[name='options.simeone.center_point']")).to_be_visible()
     expect(page.locator("input[name='options.kelly.turns_without_kill']")).to_be_hidden()
@@ -78,3 +85,69 @@ def test_options_of_other_rulesets_and_hosting_without_a_seat(web_server, new_co
     # A GM's invite links are in the Seats panel, with each seat's state.
     expect(page.locator("[data-gm-invite-link='0']")).to_be_visible()
     expect(page.locator("[data-gm-invite-link='1']")).to_be_visible()
+
+
+# The sizes of the walk-through (phone, laptop, TV) and the extremes: a small phone, a 4K screen.
+SIZES = {320: 640, 390: 844, 1366: 768, 1920: 1080, 3840: 2160}
+OVERFLOW = "document.documentElement.scrollWidth - innerWidth"
+
+
+def test_one_click_after_a_name_plays_kelly_against_the_beginner_bot(web_server, new_context, artifacts):
+    for width in (390, 1366, 1920):
+        page = open_page(new_context(viewport={"width": width, "height": SIZES[width]}), web_server.url + "/")
+        page.fill("#name-input", f"Rey {width}")
+        page.click("button:has-text('Start')")
+        expect(page.locator("header .who")).to_contain_text(f"Rey {width}")
+        play = page.get_by_role("button", name="Play the computer")  # one, on the first screen
+        expect(play).to_be_in_viewport()
+        expect(page.get_by_role("button", name="Play a friend")).to_be_in_viewport()
+        expect(page.locator("[data-start='learn'] a[href='/tutorial']")).to_be_in_viewport()
+        if width == 390:
+            page.screenshot(path=artifacts / "home-first-screen-new-390.png")
+        assert page.js_errors == []
+        play.click()
+        page.wait_for_url("**/matches/*")
+        expect(page.locator("[data-bot-seat='1']")).to_contain_text("Beginner bot")
+        match = httpx.get(page.url.replace("/matches/", "/api/v1/matches/")).json()
+        assert match["ruleset"] == "kelly" and match["status"] == "active"
+        assert match["seats"][0]["player"]["name"] == f"Rey {width}"
+        assert match["seats"][1]["bot"]["id"] == "kelly-beginner"
+
+
+def test_nothing_is_wider_than_the_window_from_320_to_3840_px(web_server, new_context, artifacts):
+    # Signed out: the name form and the rules links.
+    page = new_context(viewport={"width": 320, "height": SIZES[320]}).new_page()
+    page.goto(web_server.url + "/")
+    for width, height in SIZES.items():
+        resize(page, width, height)
+        assert page.evaluate(OVERFLOW) <= 0, f"signed out, {width} px"
+
+    # Signed in with matches: they wait above the three choices; the settings are elsewhere.
+    leia, luke = new_player(web_server, "Leia Organa of Alderaan"), new_player(web_server, "Luke")
+    new_match(web_server, leia)
+    join_match(web_server, luke, new_match(web_server, leia))
+    page = signed_in(new_context(viewport={"width": 320, "height": SIZES[320]}), web_server, leia).new_page()
+    page.goto(web_server.url + "/")
+    expect(page.locator("[data-match-link]")).to_have_count(2)
+    expect(page.locator("#my-matches + .start")).to_be_attached()
+    expect(page.locator("input[name='webhook_url']")).to_have_count(0)
+    header = None
+    for width, height in SIZES.items():
+        resize(page, width, height)
+        assert page.evaluate(OVERFLOW) <= 0, f"signed in, {width} px"
+        # The header keeps to one line (the name is cut short on a small phone).
+        height_now = page.locator("header.site").bounding_box()["height"]
+        assert header is None or abs(height_now - header) < 1, f"the header wraps at {width} px"
+        header = height_now
+        if width in (390, 1366, 1920):
+            expect(page.get_by_role("button", name="Play the computer")).to_be_in_viewport()
+            page.screenshot(path=artifacts / f"home-first-screen-{width}.png")
+
+    # The full form, one step away: every ruleset, option, seat and level fits too.
+    open_new_match_form(page)
+    expect(page.locator("#bot-level")).to_have_value("beginner")
+    for width, height in SIZES.items():
+        resize(page, width, height)
+        assert page.evaluate(OVERFLOW) <= 0, f"the full form, {width} px"
+        if width == 390:
+            page.screenshot(path=artifacts / "home-full-form-390.png", full_page=True)

@@ -127,7 +127,7 @@ def test_a_running_match_replays_without_its_seed_and_the_browser_sends_its_own(
     page = context.new_page()
     page.goto(web_server.url + "/")
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/matches")) as sent:
-        page.click("button:has-text('Create match')")
+        page.click("[data-play-friend]")
     page.wait_for_url("**/matches/*")
     match_id = page.url.rsplit("/", 1)[1]
     created = rest_view(web_server, match_id, host)

@@ -14,7 +14,6 @@ processes are real subprocesses (``python -m app.cli serve``), as an operator ru
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import os
@@ -22,10 +21,8 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,17 +30,16 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from app.config import ROOT
 from app.db import make_engine
 from app.migrate import upgrade
 from app.rules.base import COMMON_ACTION_TYPES
+from bench.cluster import NGINX, start_nginx, start_redis, start_serve, stop, until_healthy
 from tests.conftest import IN_CI, free_port, new_player, postgres_database, run_apart
 
 pytestmark = pytest.mark.runs_long  # the one heavy test: ~15-25 s
 
 PROCESSES, MATCHES, ACTIONS = 3, 50, 3  # ACTIONS before a match's chat line, and again after it
 KILL_AFTER = 2 * MATCHES * ACTIONS * 2 // 5  # acknowledged actions before one process is killed
-NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
 
 
 def required(program: str | None, name: str, make_target: str) -> str:
@@ -58,67 +54,6 @@ def required(program: str | None, name: str, make_target: str) -> str:
 @pytest.fixture
 def database() -> Any:
     yield from postgres_database()
-
-
-def start_redis(port: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while (
-        subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).stdout.strip() != b"PONG"
-    ):
-        assert time.monotonic() < deadline and process.poll() is None, "redis-server did not start"
-        time.sleep(0.05)
-    return process
-
-
-def nginx_config(prefix: Path, port: int, upstreams: list[int]) -> str:
-    """The test's main config around the shipped server block: its paths all inside
-    ``prefix``, so nginx runs as any user with no service of the system's."""
-    temp = "\n".join(
-        f"    {kind}_temp_path {prefix / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;" for p in upstreams)
-    return f"""
-{"user root;" if os.geteuid() == 0 else ""}
-worker_processes 1;
-daemon off;
-pid {prefix / "nginx.pid"};
-error_log {prefix / "error.log"} warn;
-events {{ worker_connections 4096; }}
-http {{
-    log_format upstream '$request_method $uri $status $upstream_addr';
-    access_log {prefix / "access.log"} upstream;
-{temp}
-    upstream dejarik {{
-{servers}
-        keepalive 32;
-        keepalive_timeout 4s;
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        include {ROOT / "deploy" / "dejarik-proxy.conf"};
-    }}
-}}
-"""
-
-
-async def until_healthy(url: str, process: subprocess.Popen | None = None, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient(base_url=url, timeout=2) as client:
-        while True:
-            assert process is None or process.poll() is None, f"{url} exited: {process.returncode}"
-            try:
-                if (await client.get("/healthz")).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, f"{url} never became healthy"
-            await asyncio.sleep(0.1)
 
 
 class Lost(Exception):
@@ -311,24 +246,9 @@ async def test_three_processes_behind_nginx_lose_and_repeat_nothing(database, tm
             f"RATE_LIMIT_{kind}": "100000" for kind in ("PLAYERS", "MATCHES", "ACTIONS", "WEBSOCKETS", "CHAT")
         },
     }
-    processes = [
-        subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=(tmp_path / f"serve-{port}.log").open("wb"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        for port in ports
-    ]
+    processes = [start_serve(env, "127.0.0.1", port, tmp_path / f"serve-{port}.log") for port in ports]
     port = free_port()
-    (tmp_path / "nginx.conf").write_text(nginx_config(tmp_path, port, ports))
-    balancer = subprocess.Popen(
-        [nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "error.log")],
-        stdout=subprocess.DEVNULL,
-        stderr=(tmp_path / "nginx.out").open("wb"),
-    )
+    balancer = start_nginx(nginx, tmp_path, port, [f"127.0.0.1:{p}" for p in ports])
     try:
         await asyncio.gather(
             *(until_healthy(f"http://127.0.0.1:{p}", pr) for p, pr in zip(ports, processes, strict=True))
@@ -348,17 +268,7 @@ async def test_three_processes_behind_nginx_lose_and_repeat_nothing(database, tm
         assert sorted(handshakes) == sorted(f"127.0.0.1:{p}" for p in ports), handshakes
         assert handshakes[f"127.0.0.1:{ports[1]}"] == report["reconnected"] > 0, handshakes
     finally:
-        balancer.terminate()
-        for process in processes:  # each in a session (group) of its own
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in (*processes, balancer):
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        redis.kill()
-        redis.wait()
+        stop(balancer, processes, redis)
 
 
 async def migrate(url: str) -> None:
