@@ -15,7 +15,7 @@ def test_play_the_computer_from_the_home_page_to_the_end(web_server, new_context
     page.click("button:has-text('Start')")
     open_new_match_form(page)
     # Courtier, ended as a draw after four quiet turns: a short game, whoever wins it.
-    page.check("input[name='ruleset'][value='courtier']")
+    page.check("input[type='radio'][name='ruleset'][value='courtier']")
     page.fill("input[name='options.courtier.turns_without_kill']", "4")
     page.select_option("#bot-level", "beginner")
     page.click("#new-match button:has-text('Play the computer')")
@@ -54,7 +54,7 @@ def test_a_gm_seats_the_computer_in_the_npc_seat(web_server, new_context):
     gm.fill("#name-input", "Maz")
     gm.click("button:has-text('Start')")
     open_new_match_form(gm)
-    gm.check("input[name='ruleset'][value='orbit-chess']")
+    gm.check("input[type='radio'][name='ruleset'][value='orbit-chess']")
     gm.check("input[name='seat'][value='host']")
     gm.click("button:has-text('Create match')")
     gm.wait_for_url("**/matches/*")

@@ -301,7 +301,8 @@ def test_the_table_view_of_a_kelly_match_follows_live_with_the_latest_roll(
     expect(tv.locator("#tv-roll")).to_have_attribute("data-state", "settled")
     dice = tv.locator("#tv-roll .die")
     assert dice.count() >= 2
-    assert dice.first.bounding_box()["width"] >= 60, "the roll is shown large"
+    # The roll is shown large, once the screen has fitted itself to it (a frame or two later).
+    tv.wait_for_function("() => document.querySelector('#tv-roll .die').getBoundingClientRect().width >= 60")
     expect(tv.locator("#tv-roll .outcome")).to_be_visible()
     # Spoken as on the players' pages: the exchange in one sentence, both totals.
     exchange = re.compile(r" attacks .*: \d+ dice total \d+ against \d+ dice total \d+, ")

@@ -87,7 +87,7 @@ def create_from_home(context, server, ruleset: str) -> tuple[Page, str]:
     gm.fill("#name-input", "The GM")
     gm.click("button:has-text('Start')")
     open_new_match_form(gm)
-    gm.check(f"input[name='ruleset'][value='{ruleset}']")
+    gm.check(f"input[type='radio'][name='ruleset'][value='{ruleset}']")
     gm.check("input[name='seat'][value='host']")
     gm.click("button:has-text('Create match')")
     gm.wait_for_url("**/matches/*")

@@ -69,7 +69,7 @@ def test_options_of_other_rulesets_and_hosting_without_a_seat(web_server, new_co
     page.fill("#name-input", "Lando")
     page.click("button:has-text('Start')")
     open_new_match_form(page)
-    page.check("input[name='ruleset'][value='simeone']")
+    page.check("input[type='radio'][name='ruleset'][value='simeone']")
     expect(page.locator("select[name='options.simeone.center_point']")).to_be_visible()
     expect(page.locator("input[name='options.kelly.turns_without_kill']")).to_be_hidden()
     page.select_option("select[name='options.simeone.center_point']", "off")
