@@ -160,6 +160,9 @@ async def test_l7_the_sign_in_ceremony_is_limited_per_address(database_url):
             statuses = [(await client.post("/api/v1/passkeys/login/options")).status_code for _ in range(5)]
             assert statuses == [200] * 5
             limited = await client.post("/api/v1/passkeys/login/options")
+            if limited.status_code == 200:  # the minute turned mid-burst: the sliding window
+                # counter rounds the last minute's weighted count down (app/api/limits.py)
+                limited = await client.post("/api/v1/passkeys/login/options")
             assert limited.status_code == 429 and "passkeys" in limited.json()["detail"]
             assert int(limited.headers["retry-after"]) >= 1
             assert (await client.post("/api/v1/passkeys/login", json={})).status_code == 429
