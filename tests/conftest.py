@@ -93,6 +93,21 @@ def reachable_redis(url: str) -> str:
     return url
 
 
+async def serving(url: str, process: Any, within_s: float = 60) -> None:
+    """Wait until the ``dejarik serve`` subprocess ``process`` answers ``/healthz`` at ``url``."""
+    deadline = time.monotonic() + within_s
+    async with httpx.AsyncClient(base_url=url) as http:
+        while time.monotonic() < deadline:
+            assert process.poll() is None, "the server exited"
+            try:
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    raise AssertionError("the server did not start")
+
+
 DATABASES = ("sqlite", "postgresql")
 
 

@@ -15,7 +15,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from jsonschema import Draft202012Validator
 from app.config import Settings
 from tests.api.helpers import play_one, view
 from tests.api.receivers import SmtpSink, WebhookReceiver, arrives
-from tests.conftest import LiveServer, free_port, new_player, postgres_database
+from tests.conftest import LiveServer, free_port, new_player, postgres_database, serving
 
 SITE = "https://dejarik.example"
 
@@ -288,20 +287,6 @@ def serve(database_url: str, port: int) -> subprocess.Popen:
     return subprocess.Popen([str(dejarik), "serve"], env=env, **quiet)
 
 
-async def started(url: str, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 60
-    async with httpx.AsyncClient(base_url=url) as http:
-        while time.monotonic() < deadline:
-            assert process.poll() is None, "the server exited"
-            try:
-                if (await http.get("/healthz")).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.1)
-    raise AssertionError("the server did not start")
-
-
 async def test_a_server_killed_before_delivering_delivers_after_restart(restart_database):
     database_url = restart_database
     hook = WebhookReceiver()
@@ -310,7 +295,7 @@ async def test_a_server_killed_before_delivering_delivers_after_restart(restart_
     url = f"http://127.0.0.1:{port}"
     server = serve(database_url, port)
     try:
-        await started(url, server)
+        await serving(url, server)
         async with httpx.AsyncClient(base_url=url) as http:
             players = [await listening(http, name, hook, status="no_mail") for name in ("IG-88", "4-LOM")]
             match = await new_match(http, players)
@@ -320,7 +305,7 @@ async def test_a_server_killed_before_delivering_delivers_after_restart(restart_
         server.wait()
         hook.hold.clear()
         server = serve(database_url, port)
-        await started(url, server)
+        await serving(url, server)
         await arrives(lambda: hook.bodies(path, status=204), within=30)
         (unanswered,), (delivered,) = hook.bodies(path, status=0), hook.bodies(path, status=204)
         assert delivered == unanswered and delivered["match"]["url"] == f"{url}/matches/{match['id']}"

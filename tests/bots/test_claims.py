@@ -25,7 +25,14 @@ from app.config import Settings
 from app.rules.base import COMMON_ACTION_TYPES
 from tests.api.helpers import view
 from tests.bots.helpers import wait_for
-from tests.conftest import IN_CI, LiveServer, free_port, new_player, postgres_database
+from tests.conftest import (
+    LiveServer,
+    free_port,
+    new_player,
+    postgres_database,
+    reachable_redis,
+    serving,
+)
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -36,15 +43,7 @@ def pg_url():
 
 
 def redis_url() -> str:
-    import redis
-
-    try:
-        redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.RedisError as error:
-        if IN_CI:
-            pytest.fail(f"Redis is not reachable at {REDIS_URL}: {error}")
-        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
-    return REDIS_URL
+    return reachable_redis(REDIS_URL)
 
 
 async def claims(database_url: str, match_id: str | None = None) -> list[asyncpg.Record]:
@@ -196,20 +195,6 @@ def serve(database_url: str, port: int, think_ms: int) -> subprocess.Popen:
     return subprocess.Popen([str(dejarik), "serve"], env=env, start_new_session=True, **quiet)
 
 
-async def started(url: str, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 60
-    async with httpx.AsyncClient(base_url=url) as http:
-        while time.monotonic() < deadline:
-            assert process.poll() is None, "the server exited"
-            try:
-                if (await http.get("/healthz")).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            await asyncio.sleep(0.1)
-    raise AssertionError("the server did not start")
-
-
 def pid_of(holder: str) -> int:
     """The process id in a claim's holder (``host:pid:random``, app/bots/claims.py)."""
     return int(holder.rsplit(":", 2)[1])
@@ -232,7 +217,7 @@ async def test_a_server_killed_mid_thought_hands_the_decision_over(pg_url):
     first = serve(pg_url, ports[0], think_ms=60_000)
     processes = [first]
     try:
-        await started(urls[0], first)
+        await serving(urls[0], first)
         async with httpx.AsyncClient(base_url=urls[0], timeout=30) as client:
             human = await new_player(client, "Finn")
             body = {"ruleset": "orbit-chess", "seat": 1, "bots": [{"seat": 0, "bot": "orbit-chess-master"}]}
@@ -247,7 +232,7 @@ async def test_a_server_killed_mid_thought_hands_the_decision_over(pg_url):
         assert pid_of(held[0]["claimed_by"]) == first.pid, dict(held[0])
         others = [serve(pg_url, port, think_ms=300) for port in ports[1:]]
         processes += others
-        await asyncio.gather(*(started(url, process) for url, process in zip(urls[1:], others, strict=True)))
+        await asyncio.gather(*(serving(url, process) for url, process in zip(urls[1:], others, strict=True)))
         kill(first)  # mid-thought
         killed = time.monotonic()
         async with httpx.AsyncClient(base_url=urls[1], timeout=30) as client:
