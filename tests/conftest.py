@@ -166,9 +166,15 @@ def live_server(database_url: str) -> Iterator[LiveServer]:
     server.stop()
 
 
+IDLE_CONNECTIONS = httpx.Limits(keepalive_expiry=2)
+"""Idle connections are dropped by the tests' clients after 2 s, before uvicorn drops them
+(its keep-alive is 5 s): a request sent on a connection the server is closing at that
+moment fails with "Server disconnected without sending a response"."""
+
+
 @pytest.fixture
 async def client(live_server: LiveServer):
-    async with httpx.AsyncClient(base_url=live_server.url, timeout=30) as http:
+    async with httpx.AsyncClient(base_url=live_server.url, timeout=30, limits=IDLE_CONNECTIONS) as http:
         yield http
 
 
@@ -210,3 +216,45 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return "tests/browser/" in item.nodeid, item.get_closest_marker("runs_long") is None
 
     items.sort(key=order)
+
+
+# Where the suite's CPU goes: ``TEST_CPU_LOG=folder`` writes, for each test, the CPU its
+# process and every process below it (servers, Chromium) used while it ran, and its wall
+# time, to a file per worker (docs/performance.md reads them with bench/suite_cpu.py).
+CPU_LOG = os.environ.get("TEST_CPU_LOG")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of_this_process_tree() -> float:
+    """CPU seconds (user + system) of this process and every process below it, from /proc."""
+    children: dict[int, list[int]] = {}
+    cpu: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                raw = open(f"/proc/{entry}/stat").read()  # noqa: SIM115 (a /proc read, closed at once)
+            except OSError:
+                continue
+            fields = raw.rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+            cpu[int(entry)] = (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / TICKS
+    total, stack = 0.0, [os.getpid()]
+    while stack:
+        pid = stack.pop()
+        total += cpu.get(pid, 0.0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+if CPU_LOG:
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+        cpu, wall = cpu_of_this_process_tree(), time.monotonic()
+        try:
+            return (yield)
+        finally:
+            spent, took = cpu_of_this_process_tree() - cpu, time.monotonic() - wall
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            with open(os.path.join(CPU_LOG, f"{worker}.tsv"), "a") as log:
+                log.write(f"{item.nodeid}\t{spent:.2f}\t{took:.2f}\n")

@@ -37,11 +37,13 @@ async def play_through_an_outage(client, database_url):
     url = f"/api/v1/matches/{match['id']}/actions"
     body = {"action": move, "version": mine["version"]}
     statuses = []
-    for _ in range(3):  # the first may meet a dead connection: 503, then a retry works
+    # The first may meet a dead connection: 503, then a retry works. Or a background task
+    # (the notifier's poll, the bots' scan) met it first and the pool has replaced it.
+    for _ in range(3):
         response = await client.post(url, json=body, headers=players[seat]["headers"])
         statuses.append(response.status_code)
         if response.status_code == 200:
             break
         assert response.status_code == 503 and "retry" in response.json()["detail"]
-    assert statuses == [503, 200], "one clear refusal, then the retry works"
+    assert statuses in ([503, 200], [200]), "at most one clear refusal, then the retry works"
     assert (await view(client, match["id"]))["version"] == mine["version"] + 1, "applied exactly once"

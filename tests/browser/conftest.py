@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from app.config import Settings
-from tests.conftest import LiveServer
+from tests.conftest import IDLE_CONNECTIONS, LiveServer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
@@ -37,7 +37,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # The tests' own REST calls (players, matches, actions) share one client: a client made for
 # each call costs about 27 ms of CPU for its TLS context, and the play loops make thousands.
 # It keeps no cookies, so every call is made as the player whose token it sends.
-REST = httpx.Client(timeout=30, cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])))
+REST = httpx.Client(
+    timeout=30, cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])), limits=IDLE_CONNECTIONS
+)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from functools import cache
 from itertools import chain
 from typing import Any
 
+import jsonschema_rs
 import pytest
 from jsonschema import Draft202012Validator
 
@@ -51,16 +52,21 @@ NOT_FROM_THE_RULES = {"claim_timeout"}
 
 
 @cache
-def validators(ruleset_id: str) -> tuple[Draft202012Validator, Draft202012Validator]:
+def validators(
+    ruleset_id: str,
+) -> tuple[jsonschema_rs.Draft202012Validator, jsonschema_rs.Draft202012Validator]:
+    """The published schemas, each checked against the 2020-12 metaschema, then compiled by
+    ``jsonschema-rs`` (Schemathesis's validator): the reference ``jsonschema`` took 18 of
+    the 21 s a ruleset's random games took here."""
     ruleset = registry()[ruleset_id]
     actions, state = ruleset.actions_schema(), ruleset.state_schema()
     for schema in (actions, state):
         Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(actions), Draft202012Validator(state)
+    return jsonschema_rs.Draft202012Validator(actions), jsonschema_rs.Draft202012Validator(state)
 
 
-def errors(validator: Draft202012Validator, instance: Any) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(instance)]
+def errors(validator: jsonschema_rs.Draft202012Validator, instance: Any) -> list[str]:
+    return [f"{'/'.join(map(str, e.instance_path))}: {e.message}" for e in validator.iter_errors(instance)]
 
 
 def positions(ruleset: Ruleset, seed: int, options: dict[str, Any]) -> Iterator[Any]:
@@ -126,7 +132,9 @@ def test_every_action_and_view_of_random_games_matches_the_published_schemas(rul
     checked: set[str] = set()  # the same view or action is checked once (jsonschema is slow)
     seen: set[str] = set()
 
-    def check(validator: Draft202012Validator, instance: dict[str, Any], seat: int | None) -> None:
+    def check(
+        validator: jsonschema_rs.Draft202012Validator, instance: dict[str, Any], seat: int | None
+    ) -> None:
         key = json.dumps(instance, sort_keys=True)
         if key not in checked:
             checked.add(key)
@@ -144,7 +152,7 @@ def test_every_action_and_view_of_random_games_matches_the_published_schemas(rul
             for action in mine:
                 check(actions, action, seat)
                 seen.add(action["type"])
-    published = set(actions.schema["discriminator"]["mapping"])
+    published = set(ruleset.actions_schema()["discriminator"]["mapping"])
     assert seen == published - NOT_FROM_THE_RULES, "every action type published was played, and no other"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -23,6 +23,7 @@ from app.models import Outbox, Player
 from app.rules.log import Entry
 from app.services.errors import NotFound
 from app.services.store import MatchRecord, Notice, PlayerRecord, SeatRecord, Store, store_for
+from tests.conftest import postgres_database
 
 pytestmark = pytest.mark.both_databases  # the store is the one place the database shows
 
@@ -31,9 +32,19 @@ FAST = "one entry, no seat changed, nothing owed"
 GENERAL = "a seat changed and a notice owed"
 
 
+@pytest.fixture(scope="module")
+def store_database(database_url: str, tmp_path_factory) -> Iterator[str]:
+    """A database of these tests' own: the worker's live servers share ``database_url``,
+    and their notifiers would claim the outbox rows these tests claim."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('store') / 'store.db'}"
+    else:
+        yield from postgres_database()
+
+
 @pytest.fixture
-async def store(database_url: str) -> AsyncIterator[Store]:
-    engine = make_engine(database_url, pool_size=5)
+async def store(store_database: str) -> AsyncIterator[Store]:
+    engine = make_engine(store_database, pool_size=5)
     await upgrade(engine)
     yield store_for(engine)
     await store_for(engine).close()
