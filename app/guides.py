@@ -160,20 +160,55 @@ GUIDES: dict[str, Guide] = {
         ],
     ),
     "eote": Guide(
-        aim="Take all your opponent's pieces (their destiny points) with narrative dice checks.",
-        setup="Each character has four pieces. A d2 decides who attacks first; the roles swap every round.",
+        aim="Take all four of your opponent's pieces. Each character's pieces are their destiny "
+        "points: Light plays the light side, Dark the dark side. There is no board: the pieces lie in "
+        "piles, and each round is settled by one roll of Edge of the Empire's narrative dice.",
+        setup="Each character starts with four active pieces and a sheet: Intellect, Cunning, "
+        "Willpower and Presence (1 to 6), and ranks in Dejarik Attack and Dejarik Defence (0 to 5). "
+        "A d2 decides who attacks first; attacker and defender swap every round.",
         turn=[
-            "The defender, then the attacker, may set pieces to strengthen their dice.",
-            "The defender chooses a defence, the attacker an attack (primary: Intellect and Dejarik "
-            "ranks against Cunning; secondary: Willpower against Presence).",
-            "The attacker rolls the opposed check. Spend advantages and triumphs (attacker), "
-            "threats and despairs (defender) on effects.",
+            "Setting pieces: the defender, then the attacker, chooses how many active pieces to set. "
+            "Each piece set makes that side's dice stronger this round (it upgrades a die), but set "
+            "pieces are at stake: the loser of the roll loses one set piece for each net success or "
+            "failure against them. A side that set nothing loses only one piece if it loses. The "
+            "first to set keeps the choice hidden until done; the second sees it.",
+            "The defender chooses a defence. Primary: their Cunning and Dejarik Defence ranks make "
+            "the difficulty, each set piece upgrading a die — better for a cunning or trained "
+            "defender. Secondary: their Presence alone (ranks do not count), with at least as many "
+            "dice as pieces set — better when Presence is their best, or they set many pieces.",
+            "The attacker chooses an attack, which rolls at once. Primary: their Intellect and "
+            "Dejarik Attack ranks, each set piece upgrading a die — better for a clever or trained "
+            "player. Secondary: their Willpower alone (ranks do not count), with at least as many "
+            "dice as pieces set — better when Willpower is their best. Each button shows the dice "
+            "it rolls and what it can be expected to score.",
+            "Spending: the attacker spends advantages (▲) and triumphs (✪), then the defender threats "
+            "(▼) and despairs (⊗), on effects for later rounds: boost or setback dice, upgrades, "
+            "strain, who sets first. Set pieces then go to the inactive pile; when both active piles "
+            "are empty, the inactive pieces become active again.",
         ],
         combat=[
-            "Successes cancel failures, advantages cancel threats. A net success takes a piece from "
-            "the defender; the dice tray shows every symbol."
+            "The attacker's dice: green ability dice (d8) and yellow proficiency dice (d12, an "
+            "upgraded ability die), with light blue boost dice (d6) from earlier effects. The "
+            "defence's dice: purple difficulty dice (d8) and red challenge dice (d12, an upgraded "
+            "difficulty die), with black setback dice (d6).",
+            "Successes (★) cancel failures (✖); advantages (▲) cancel threats (▼). A triumph (✪) "
+            "counts as a success and a despair (⊗) as a failure, and neither is cancelled for spending.",
+            "Net successes: the defender loses that many of their set pieces (one piece if they "
+            "set none). Net failures: the attacker loses theirs the same way. The dice tray shows "
+            "every die and symbol of the roll.",
+            "Strain: some effects give a character strain; strain beyond their threshold (12 "
+            "unless the sheet says otherwise) makes them concede the game.",
         ],
-        winning=["Take all of your opponent's pieces."],
+        winning=[
+            "Take all of your opponent's pieces.",
+            "Or push them past their strain threshold: they concede.",
+        ],
+        tips=[
+            "Setting pieces is a wager: more dice upgrades, more pieces at risk. Set when your dice "
+            "are the stronger ones; hold back when they are not.",
+            "Compare the two buttons before you choose: each says what it rolls and what it can be "
+            "expected to score; the stronger one is marked.",
+        ],
     ),
 }
 
@@ -272,7 +307,7 @@ def odds_tables(ruleset: Ruleset, state: Any) -> list[OddsTable]:
 
 
 def option_help(ruleset: Ruleset) -> list[OptionField]:
-    return option_fields(ruleset.options_schema.model_json_schema(), "options")
+    return option_fields(ruleset.options_schema.model_json_schema(), "options", ruleset.seat_names)
 
 
 @cache

@@ -22,6 +22,7 @@ from app.api import (
     metrics,
     pages,
     players,
+    ratings,
     rematch,
     rules_pages,
     rulesets,
@@ -164,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rematch.router,
         bots.router,
         chat.router,
+        ratings.router,  # after players.router: /players/me is not a player's id
     ):
         app.include_router(router, responses=ERROR_RESPONSES)
     for router in (health.router, docs.router, pages.router, rules_pages.router, tutorial.router):

@@ -23,6 +23,10 @@ class BotOut(BaseModel):
     rulesets: list[str]
     level: int = Field(description="1 for a ruleset's weakest bot, upward.")
     description: str
+    rating: float = Field(
+        description="Its published rating in its ruleset: what a rated match against it counts it at "
+        "(it never moves; docs/bots.md)."
+    )
 
 
 BotId = Literal[tuple(all_bots())]  # type: ignore[valid-type]

@@ -48,8 +48,10 @@ log = logging.getLogger(__name__)
 
 LIMITS = ("players", "matches", "actions", "websockets", "exports", "passkeys", "chat")
 CHAT_PLAYER = "chat_player"
-"""The one limit keyed by a player's id, not an address: ``chat_messages_per_minute``."""
-EXACT = frozenset({CHAT_PLAYER})
+"""A limit keyed by a player's id, not an address: ``chat_messages_per_minute``."""
+WEBHOOK_TEST = "webhook_test"
+"""Another, keyed by a player's id: ``webhook_tests_per_minute``."""
+EXACT = frozenset({CHAT_PLAYER, WEBHOOK_TEST})
 """Limits counted in a *moving window*, exact over any minute: the sliding window counter
 rounds the previous minute's weighted count down, so a burst across the minute's turn
 could pass one more than N (21 of 40 chat posts at once, limit 20). The moving window
@@ -121,6 +123,7 @@ class RateLimiter:
     def __init__(self, settings: Settings, *, key_prefix: str = KEY_PREFIX) -> None:
         per_minute = {name: getattr(settings, f"rate_limit_{name}") for name in LIMITS}
         per_minute[CHAT_PLAYER] = settings.chat_messages_per_minute
+        per_minute[WEBHOOK_TEST] = settings.webhook_tests_per_minute
         self.items = {name: RateLimitItemPerMinute(n) if n > 0 else None for name, n in per_minute.items()}
         self.uri = storage_uri(settings)
         self.storage = make_storage(self.uri, key_prefix)

@@ -4,7 +4,15 @@ from typing import Annotated, Any, Literal, Union
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    WithJsonSchema,
+    create_model,
+)
 
 from app.api.deps import (
     OPTIONAL_AUTH,
@@ -98,6 +106,14 @@ def new_match_model(ruleset: Ruleset) -> type[BaseModel]:
             list[bot_seat_model(ruleset)],
             Field(default_factory=list, max_length=8, description="Bots to seat at once (GET /api/v1/bots)."),
         ),
+        rated=(
+            StrictBool,
+            Field(
+                False,
+                description="Rated: the result changes both players' ratings (Glicko-2 per ruleset) once "
+                "every seat has played; against a bot only the person's, by half. False: casual.",
+            ),
+        ),
     )
 
 
@@ -165,7 +181,7 @@ async def create_match(
         bots = check_bot_seats(ruleset.id, ruleset.seats, body.seat, [(b.seat, b.bot) for b in body.bots])
         await check_bot_quota(session, player, quota)
     options = body.options.model_dump(mode="json", exclude_unset=True)
-    match = await service.create(player, body.ruleset, options, body.seat, body.seed)
+    match = await service.create(player, body.ruleset, options, body.seat, body.seed, rated=body.rated)
     for seat, bot in bots:
         match = await seat_bot(service, session, match.id, player, seat, bot.id, quota)
     return await service.view(match, player)

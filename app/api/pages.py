@@ -19,7 +19,14 @@ from fastapi.templating import Jinja2Templates
 from app.api.cookies import clear_token_cookie, set_token_cookie
 from app.api.deps import DeviceNameDep, ServiceDep, SessionDep, SettingsDep, device_name
 from app.api.limits import client_address, rate_limit
-from app.api.option_form import option_fields, options_from_form, with_values
+from app.api.option_form import (
+    CLOCK_PRESETS,
+    CLOCK_UNITS,
+    clock_refusal,
+    option_fields,
+    options_from_form,
+    with_values,
+)
 from app.api.players import device_link_url
 from app.api.rulesets import ruleset_json
 from app.bots import LEVELS, all_bots
@@ -27,7 +34,7 @@ from app.bots.seating import check_bot_quota, check_bot_seats, seat_bot
 from app.config import ROOT, Settings
 from app.models import Player
 from app.rules import registry
-from app.services import chat, devices, passkeys
+from app.services import chat, devices, passkeys, ratings
 from app.services.errors import Conflict, Forbidden, Invalid, ServiceError
 from app.services.matches import STATUSES, MatchService, seat_of
 from app.services.players import (
@@ -57,6 +64,8 @@ def ruleset_name(ruleset_id: str) -> str:
 
 
 templates.env.globals["ruleset_name"] = ruleset_name
+templates.env.globals["clock_presets"] = CLOCK_PRESETS
+templates.env.globals["clock_units"] = CLOCK_UNITS
 
 
 async def page_player(request: Request, session: Any, settings: Settings) -> Player | None:
@@ -107,7 +116,7 @@ def ruleset_choices() -> list[dict[str, Any]]:
     choices = []
     for ruleset in registry().values():
         info = ruleset_json(ruleset)
-        info["fields"] = option_fields(info["options"], f"options.{ruleset.id}")
+        info["fields"] = option_fields(info["options"], f"options.{ruleset.id}", ruleset.seat_names)
         choices.append(info)
     return choices
 
@@ -183,6 +192,8 @@ async def new_match(
         return page(request, "error.html", {"message": f"unknown ruleset {ruleset_id!r}", "back": "/"}, 422)
     schema = ruleset.options_schema.model_json_schema()
     options = options_from_form(schema, f"options.{ruleset_id}", form)
+    if refusal := clock_refusal(options):
+        return page(request, "error.html", {"message": refusal, "back": "/"}, 422)
     seat_raw = str(form.get("seat") or "0")
     seat = None if seat_raw == "host" else int(seat_raw) if seat_raw.isdigit() else 0
     quota = settings.bot_matches_per_player
@@ -194,7 +205,8 @@ async def new_match(
             level = str(form.get("level") or "club")
             bots = check_bot_seats(ruleset_id, ruleset.seats, seat, [(1 - seat, f"{ruleset_id}-{level}")])
             await check_bot_quota(session, player, quota)  # before the match is made
-        match = await service.create(player, ruleset_id, options, seat, own_seed(form))
+        rated = form.get("rated") is not None  # the "Rated" checkbox
+        match = await service.create(player, ruleset_id, options, seat, own_seed(form), rated=rated)
         for bot_seat, bot in bots:
             await seat_bot(service, session, match.id, player, bot_seat, bot.id, quota)
     except ServiceError as error:
@@ -298,7 +310,7 @@ def gm_option_fields(view: dict[str, Any]) -> list[Any]:
     if ruleset is None or not view["you"]["gm"] or view["status"] != "waiting":
         return []
     schema = ruleset.options_schema.model_json_schema()
-    return with_values(option_fields(schema, "options"), "options", view["options"])
+    return with_values(option_fields(schema, "options", ruleset.seat_names), "options", view["options"])
 
 
 PLAYER_PAGE_SIZE = 20
@@ -354,16 +366,27 @@ async def player_page(
         "status": status,
         "rulesets": [{"id": r.id, "name": r.name} for r in registry().values()],
         "statuses": STATUSES,
+        "ratings": await player_ratings(session, shown.id, service),
     }
     return page(request, "player.html", context)
 
 
+async def player_ratings(session: Any, player_id: str, service: MatchService) -> list[dict[str, Any]]:
+    """The player page's ratings: each ruleset played rated, with its history's chart."""
+    history = await ratings.rating_history(session, player_id)
+    return [
+        {"ruleset": ruleset_id, **rating, "chart": ratings.chart(history.get(ruleset_id, []))}
+        for ruleset_id, rating in (await ratings.player_ratings(session, player_id, service.now())).items()
+    ]
+
+
 @router.get("/matches/{match_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, shown: ShownMatch, service: ServiceDep) -> Response:
-    """Any version of a match, finished or running, as a spectator saw it; ``?v=N`` opens version N."""
+    """Any version of a match, finished or running, as a spectator saw it; ``?v=N`` opens version N,
+    and without it the replay opens on the latest position (a finished match's end)."""
     player, match = shown.player, shown.match
     asked = request.query_params.get("v", "")
-    start = min(int(asked), match.version) if asked.isdigit() else 0
+    start = min(int(asked), match.version) if asked.isdigit() else match.version
     view = await service.view(match, None)
     ruleset = registry().get(match.ruleset)
     name = ruleset.name if ruleset is not None else match.ruleset
@@ -379,8 +402,9 @@ def seated(summary: dict[str, Any]) -> dict[int, str]:
 async def new_match_again(
     match_id: str, request: Request, session: SessionDep, settings: SettingsDep, service: ServiceDep
 ) -> Response:
-    """After a match: a new one with the same ruleset and options, the two players'
-    seats swapped, both seated. The second of the two to ask lands in the same one."""
+    """After a GM-run match: its game master starts a new one with the same ruleset,
+    options and players, the seats swapped. The players themselves ask each other
+    through the rematch (app/services/rematch.py), which seats nobody without their yes."""
     player = await page_player(request, session, settings)
     if player is None:
         return RedirectResponse(f"/matches/{quote(match_id)}", status_code=303)
@@ -391,6 +415,9 @@ async def new_match_again(
             player.id not in {p.id for p in players.values()} and match.host.id != player.id
         ):
             raise Conflict("only the players and the host of a finished match can start the next one")
+        if seat_of(match, player.id) is not None:
+            # A player asks through the rematch on the match page: never seated without their yes.
+            return RedirectResponse(f"/matches/{quote(match_id)}", status_code=303)
         last = len(match.seats) - 1
         swapped = {last - seat: p for seat, p in players.items()}
         wanted = {seat: p.id for seat, p in swapped.items()}
@@ -400,7 +427,7 @@ async def new_match_again(
             if later and summary["status"] != "finished" and seated(summary) == wanted:
                 return RedirectResponse(f"/matches/{summary['id']}", status_code=303)
         mine = next((seat for seat, p in swapped.items() if p.id == player.id), None)
-        again = await service.create(player, match.ruleset, match.options, mine)
+        again = await service.create(player, match.ruleset, match.options, mine, rated=match.rated)
         for seat, other in swapped.items():
             if other.id != player.id:
                 await service.join(again.id, other, seat)
@@ -419,7 +446,19 @@ async def table_view(match_id: str, request: Request, service: ServiceDep) -> Re
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/"}, error.status)
     view = await service.view(match, None)
-    return page(request, "table.html", {"view": view, "ruleset_name": ruleset_name(match.ruleset)})
+    invites = [table_invite(request, match.id, seat) for seat in view["seats"]]
+    context = {"view": view, "ruleset_name": ruleset_name(match.ruleset), "invites": invites}
+    return page(request, "table.html", context)
+
+
+def table_invite(request: Request, match_id: str, seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat's invite link with its QR code (inline SVG), for the big screen to show
+    while the seat is open: a phone at the table scans it and sits down."""
+    url = f"{request.base_url}matches/{quote(match_id)}/join/{seat['seat']}"
+    qr = segno.make(url, error="m").svg_inline(
+        border=2, omitsize=True, dark="#000", light="#fff", title=f"QR code: sit as {seat['name']}"
+    )
+    return {"seat": seat["seat"], "name": seat["name"], "url": url, "qr": qr}
 
 
 @router.get("/matches/{match_id}/join/{seat}", response_class=HTMLResponse)

@@ -20,18 +20,20 @@ from app.api.deps import (
 )
 from app.api.errors import ErrorBody, error_responses
 from app.api.json_input import NO_NUL, SPACE, documented_pattern, storable_fields, storable_json_schema
-from app.api.limits import rate_limit
+from app.api.limits import WEBHOOK_TEST, RateLimited, rate_limit
 from app.config import Settings
 from app.models import Player
 from app.services import devices, passkeys
-from app.services.notifier import EMAIL_SPEC
+from app.services.notifier import EMAIL_SPEC, outcome_words
 from app.services.players import (
     create_device_link,
     create_player,
     email_status,
     hash_token,
     issue_token,
+    notice_outcome,
     rename,
+    send_webhook_test,
     set_notifications,
     sign_out,
 )
@@ -344,3 +346,52 @@ async def set_my_notifications(
     if notifier is not None:
         notifier.poke()  # the confirmation goes now, not at the next poll
     return notifications_out(player, settings)
+
+
+class WebhookTestOut(BaseModel):
+    outcome: Literal["sent", "failed", "waiting"] = Field(
+        description="sent: the webhook took the test notice (a 2xx); failed: it did not (an error "
+        "status, no answer, an address that cannot be reached); waiting: not delivered yet "
+        "(the server is busy), it still goes out once."
+    )
+    message: str = Field(
+        description='What happened, for people: "Sent — check your channel: …", '
+        '"Your webhook answered 404 (Not Found) …".'
+    )
+
+
+NO_WEBHOOK = {409: {"model": ErrorBody, "description": "No webhook address is saved: save one first."}}
+
+
+@router.post(
+    "/me/notifications/test",
+    response_model=WebhookTestOut,
+    responses={**NO_WEBHOOK, **error_responses(429)},
+)
+async def test_my_webhook(
+    request: Request, player: CurrentPlayer, session: SessionDep, settings: SettingsDep
+) -> WebhookTestOut:
+    """Send a test notice to the caller's saved webhook, through the outbox and the notifier
+    like every notice (the same address checks, deadline and reply limits), tried once, and
+    answer what became of it. ``WEBHOOK_TESTS_PER_MINUTE`` a player (429 past it)."""
+    try:
+        await request.app.state.limiter.take(WEBHOOK_TEST, player.id)
+    except RateLimited as limited:  # answered 429 with Retry-After, in these words
+        per_minute = settings.webhook_tests_per_minute
+        limited.message = f"At most {per_minute} tests a minute: try again in a moment."
+        raise
+    notice_id = await send_webhook_test(session, player, settings.notify_max_attempts)
+    notifier = getattr(request.app.state, "notifier", None)
+    if notifier is not None:
+        notifier.poke()
+        deadline_s = notifier.deadline_s()
+    else:
+        deadline_s = min(settings.notify_deadline_s, settings.notify_lease_s / 2)
+    outcome, last_error = await notice_outcome(session, notice_id, deadline_s + 2 * settings.notify_poll_s)
+    if outcome is None:
+        waiting = "The test is queued: this server is busy, and it goes out in a moment."
+        return WebhookTestOut(outcome="waiting", message=waiting)
+    sent = outcome == "delivered"
+    return WebhookTestOut(
+        outcome="sent" if sent else "failed", message=outcome_words(outcome, last_error, deadline_s)
+    )

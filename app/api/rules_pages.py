@@ -7,10 +7,11 @@ from html import escape
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from app.api.deps import SessionDep, SettingsDep
+from app.api.deps import ServiceDep, SessionDep, SettingsDep
 from app.api.pages import page, page_player
 from app.guides import rules_page
 from app.rules import registry
+from app.services import ratings
 
 router = APIRouter(include_in_schema=False)
 
@@ -31,6 +32,20 @@ async def rules_for(
         message = f"There is no ruleset {ruleset_id!r}. Known rulesets: {known}."
         return page(request, "error.html", {"player": player, "message": message, "back": "/rules"}, 404)
     return page(request, "rules.html", {"player": player, **rules_page(ruleset_id)})
+
+
+@router.get("/rules/{ruleset_id}/leaderboard", response_class=HTMLResponse)
+async def leaderboard(
+    request: Request, ruleset_id: str, session: SessionDep, settings: SettingsDep, service: ServiceDep
+) -> HTMLResponse:
+    """The ruleset's established ratings, best first."""
+    player = await page_player(request, session, settings)
+    ruleset = registry().get(ruleset_id)
+    if ruleset is None:
+        message = f"There is no ruleset {ruleset_id!r}. Known rulesets: {', '.join(registry())}."
+        return page(request, "error.html", {"player": player, "message": message, "back": "/rules"}, 404)
+    rows = await ratings.leaderboard(session, ruleset.id, service.now())
+    return page(request, "leaderboard.html", {"player": player, "ruleset": ruleset, "rows": rows})
 
 
 @router.get("/rules/{ruleset_id}/guide", response_class=HTMLResponse)

@@ -106,9 +106,22 @@ class DiceInfo(BaseModel):
 class Rematch(BaseModel):
     """A rematch offered after the end, and its answer."""
 
-    status: Literal["offered", "accepting", "accepted", "declined"]
+    status: Literal["offered", "accepting", "accepted", "declined", "expired"] = Field(
+        description="expired: an offer left unanswered past expires_at; either player may offer again."
+    )
     by: int | None = Field(description="The seat that offered it.")
     match: str | None = Field(description="The new match, once accepted.")
+    expires_at: datetime | None = Field(None, description="Until when an offer stands unanswered.")
+
+
+class RatingChange(BaseModel):
+    """One seat's rating before and after a rated match (rounded to 2 places)."""
+
+    seat: int
+    before: float
+    after: float
+    before_provisional: bool = Field(description="The rating before was provisional (RD ≥ 110): '1500?'.")
+    after_provisional: bool
 
 
 class MatchView(Open):
@@ -142,6 +155,12 @@ class MatchView(Open):
     )
     dice: DiceInfo
     rematch: Rematch | None = None
+    rated: bool = Field(False, description="Chosen at creation: the result changes the players' ratings.")
+    rating_changes: list[RatingChange] | None = Field(
+        None,
+        description="A finished rated match: each seat's rating before and after (a bot's does not "
+        "move); null before the end, for a casual match, or when a seat never played.",
+    )
     created_at: datetime
     updated_at: datetime
 
@@ -156,6 +175,7 @@ class MatchSummary(Open):
     to_act: list[int]
     deadline: datetime | None = Field(description="When the seats to act run out of time, if timed.")
     result: Result | None
+    rated: bool = Field(False, description="The result changes the players' ratings.")
     created_at: datetime
     updated_at: datetime
 
@@ -192,6 +212,38 @@ class LogPage(Open):
 class Applied(Open):
     version: int = Field(description="The match's version after the action.")
     events: list[Event]
+
+
+# --- ratings (app/ratings.py) ----------------------------------------------------------------
+
+
+class RulesetRating(BaseModel):
+    """A player's Glicko-2 rating in one ruleset."""
+
+    rating: float
+    rd: float = Field(description="Rating deviation: how unsure the rating still is (45 to 500).")
+    volatility: float
+    games: int = Field(description="Rated matches played in this ruleset.")
+    provisional: bool = Field(description="RD ≥ 110: shown as '1500?', and not on the leaderboard.")
+
+
+class PlayerProfile(BaseModel):
+    id: str
+    name: str
+    ratings: dict[str, RulesetRating] = Field(
+        description="By ruleset id: a ruleset appears once the player has played it rated."
+    )
+
+
+class LeaderboardRow(BaseModel):
+    player: PlayerRef
+    rating: float
+    rd: float
+    games: int
+
+
+class Leaderboard(BaseModel):
+    players: list[LeaderboardRow] = Field(description="Best first; only established ratings (RD < 110).")
 
 
 # --- rulesets --------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 opponent (``app/tutorial.py``).
 
 ``POST /tutorial`` creates the match (the browser's player as Blue, the Tutor as Red:
-one player for every tutorial, which the server plays, like the bots); the tutorial page
+one player for every tutorial, which the server plays, like the bots) with the
+tutorial's seeds, so the learner moves first and the lessons come up; the tutorial page
 asks ``POST /tutorial/{id}/opponent`` whenever the tutor is to act, and the server makes
 the tutor's scripted choice through ``MatchService.act``. Creating a tutorial costs a
 match token of the caller's address, and a player token when it creates the player.
@@ -22,11 +23,15 @@ from app.services.errors import ServiceError
 from app.services.matches import seat_of
 from app.services.players import create_player
 from app.tutorial import (
+    LESSON_PLAN,
+    STUDENT_DICE_SEED,
     STUDENT_SEAT,
+    TUTOR_DICE_SEED,
     TUTOR_NAME,
     TUTOR_PLAYER_ID,
     TUTOR_SEAT,
     TUTORIAL_RULESET,
+    TUTORIAL_SEED,
     tutor_choice,
 )
 
@@ -51,8 +56,10 @@ async def tutorial_new(
             form = await request.form()
             player, token = await create_player(session, str(form.get("name") or ""), device)
         tutor = await server_player(session, TUTOR_PLAYER_ID, TUTOR_NAME)
-        match = await service.create(player, TUTORIAL_RULESET, {}, STUDENT_SEAT)
-        await service.join(match.id, tutor, TUTOR_SEAT)
+        match = await service.create(
+            player, TUTORIAL_RULESET, {}, STUDENT_SEAT, STUDENT_DICE_SEED, seed=TUTORIAL_SEED
+        )
+        await service.join(match.id, tutor, TUTOR_SEAT, player_seed=TUTOR_DICE_SEED)
     except ServiceError as error:
         return page(request, "error.html", {"message": error.message, "back": "/tutorial"}, error.status)
     response = RedirectResponse(f"/tutorial/{match.id}", status_code=303)
@@ -63,9 +70,9 @@ async def tutorial_new(
 
 @router.get("/{match_id}", response_class=HTMLResponse)
 async def tutorial_match(request: Request, shown: ShownMatch, service: ServiceDep) -> Response:
-    """The match page with the tutorial's steps beside it."""
+    """The match page with the tutorial's lessons beside it (and the plan they advise)."""
     context = await match_context(service, shown.match, shown.player)
-    return page(request, "match.html", {**context, "tutorial": True})
+    return page(request, "match.html", {**context, "tutorial": True, "tutorial_plan": LESSON_PLAN})
 
 
 @router.post("/{match_id}/opponent")

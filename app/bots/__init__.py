@@ -64,6 +64,12 @@ LEVELS = {
         ),
     )
 }
+PUBLISHED_RATINGS: dict[str, dict[str, float]] = {
+    ruleset_id: {"beginner": 1000.0, "club": 1500.0, "master": 1900.0} for ruleset_id in FAMILIES
+}
+"""Each bot's published rating, by ruleset and level: what a rated match against it counts
+it at (its own rating never moves). PLACEHOLDERS, the same in every ruleset: to be replaced
+by the figures of the bots' self-play ladder (docs/bots.md, "Ratings") once it is run."""
 BEGINNER_TEMPERATURE = 0.08
 """Softmax temperature on the evaluation scale (a whole army is worth about 1)."""
 MASTER_BUDGET_S = 1.5
@@ -80,6 +86,11 @@ class Bot:
     def name(self) -> str:
         return f"{self.level.title} bot"
 
+    @property
+    def rating(self) -> float:
+        """Its published rating in its ruleset (:data:`PUBLISHED_RATINGS`)."""
+        return PUBLISHED_RATINGS[self.ruleset][self.level.id]
+
     def describe(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -87,6 +98,7 @@ class Bot:
             "rulesets": [self.ruleset],
             "level": self.level.rank,
             "description": self.level.description,
+            "rating": self.rating,
         }
 
 

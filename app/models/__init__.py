@@ -150,6 +150,8 @@ class Match(Base):
     """The seat that offered it."""
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The new match, once accepted."""
+    rematch_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """When the rematch was offered: an offer left unanswered expires."""
     state: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     paused: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -159,6 +161,11 @@ class Match(Base):
     """When the clock of the decision under way started (moved on by paused time)."""
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     """When the GM paused the match (the clock stands still from then)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Chosen at creation: the result changes the players' ratings (``app/ratings.py``)."""
+    rating_changes: Mapped[list[Any] | None] = mapped_column(JSONType, nullable=True)
+    """A rated match's end: each seat's ``{"seat", "player", "before", "after", …}``,
+    written with the entry that finished it."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.seat", lazy="selectin", cascade="all, delete-orphan"
@@ -319,3 +326,41 @@ class BotClaim(Base):
     """The decision's search time."""
     outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """``moved`` (the move was written), ``stale`` (the match had moved on: a 409), ``refused``."""
+
+
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one ruleset, changed only with the write that
+    finishes a rated match (``Store.append``)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_ruleset_rating", "ruleset", "rating"),)
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """When the last rated match ended: the RD grows with the days since."""
+
+
+class RatingHistory(Base):
+    """One rated match of one player: the rating before and after (the player page's chart)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        UniqueConstraint("match_id", "player_id", name="uq_rating_history_match_player"),
+        Index("ix_rating_history_player", "player_id", "ruleset", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    match_id: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    ruleset: Mapped[str] = mapped_column(String(40))
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    rd_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

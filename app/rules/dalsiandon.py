@@ -58,7 +58,9 @@ class DalsiandonOptions(BaseOptions):
     """Match options. No combination contradicts another: restrictions on attacks stack."""
 
     teams: Literal["draft", "random"] = Field(
-        "draft", description="draft: d8 draft as in seed 004; random: creatures dealt at random."
+        "draft",
+        description="Draft: the players roll d8s to pick their creatures one by one; "
+        "random: the creatures are dealt at random.",
     )
     king_of_the_center: bool = Field(False, description="Every attack must be into or out of the core.")
     death_push: bool = Field(

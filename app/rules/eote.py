@@ -123,7 +123,8 @@ class EoteOptions(BaseOptions):
         default=[Sheet(), Sheet()],
         min_length=2,
         max_length=2,
-        description="The two characters, seat 0 first.",
+        title="Character sheets",
+        description="The two characters: Light's sheet first, then Dark's.",
     )
     initial_ranks_check: bool = Field(
         False,

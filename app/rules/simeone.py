@@ -109,8 +109,8 @@ def battle_chances(attack_sides: int, defense_sides: int | None) -> dict[str, Fr
 class SimeoneOptions(BaseOptions):
     center_point: Centre = Field(
         "enter",
-        description="enter: 1 point each time an own creature moves into the core; "
-        "end_of_round: 1 point to whoever holds the core when a round ends; off: none.",
+        description="Enter: 1 point each time one of your creatures moves into the core; "
+        "end of round: 1 point to whoever holds the core when a round ends; off: the core scores nothing.",
     )
     points_to_win: int = Field(
         12, ge=0, le=1000, description="A score of this many points wins; 0: annihilation only."

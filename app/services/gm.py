@@ -210,6 +210,8 @@ def undone_text(event: Event, words: Words, entry_of: Callable[[int], dict[str, 
     who = "" if event.get("seat") is None else f"{words.seat_label(event['seat'])}'s "
     action = event.get("action") or {}
     kind = str(action.get("type") or "action")
+    if kind == "hidden" and event.get("seat") is not None:  # another seat's secret: named, not shown
+        return f"{GM} took back {words.seat_label(event['seat'])}'s last hidden step"
     entry = entry_of(version) if isinstance(version, int) else None
     rolled = entry is not None and any(e.get("type") == "roll" for e in entry.get("events") or [])
     kept = [line for line in words.entry_lines(entry) if not ROLLED.search(line)] if entry else []

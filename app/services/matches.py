@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from app.bots import get_bot
+from app.ratings import RatedSeat
 from app.rules import UnknownRuleset, get_ruleset
 from app.rules.base import CLAIM_TIMEOUT, COMMON_ACTION_TYPES, Action, Event, IllegalAction, Ruleset
 from app.rules.dice import SCHEME_V2, commitment, new_player_seed, new_seed, normal_player_seed
@@ -32,6 +34,7 @@ from app.services.store import (
     Committed,
     MatchRecord,
     PlayerRecord,
+    RatingUpdate,
     SeatRecord,
     Store,
     channels_of,
@@ -167,9 +170,13 @@ class MatchService:
         options: dict[str, Any] | None,
         seat: int | None,
         player_seed: str | None = None,
+        seed: bytes | None = None,
+        rated: bool = False,
     ) -> MatchRecord:
         """A new match hosted by ``host``, who sits in ``seat`` (``None``: a GM)
-        with their own dice seed ``player_seed`` (hex; ``None``: the server draws one)."""
+        with their own dice seed ``player_seed`` (hex; ``None``: the server draws one).
+        ``seed``: the match's own seed, for the tutorial's fixed lessons; otherwise drawn.
+        ``rated``: its result changes the players' ratings (``app/ratings.py``)."""
         try:
             ruleset = get_ruleset(ruleset_id)
         except UnknownRuleset as unknown:
@@ -182,7 +189,7 @@ class MatchService:
             raise Invalid(f"seat: {ruleset.id} has seats 0 to {ruleset.seats - 1}, or null to host")
         host = as_player(host)
         own_seed = (checked_seed(player_seed) or new_player_seed()) if seat is not None else None
-        seed, now = new_seed(), self.now()
+        seed, now = seed or new_seed(), self.now()
         match = MatchRecord(
             id=secrets.token_urlsafe(9),
             ruleset=ruleset.id,
@@ -203,6 +210,7 @@ class MatchService:
                 for i in range(ruleset.seats)
             ),
             dice_scheme=SCHEME_V2,
+            rated=rated,
         )
         entries: list[Entry] = []
         if self._ready_to_start(match):
@@ -471,14 +479,56 @@ class MatchService:
         moment it ``started``, for the metrics)."""
         change.after = clock.timed(before, change.after)
         owed = notices.owed(before, change.after)
-        if not await self.store.append(before, change.after, change.entries, owed):
+        rating = await self._rating_owed(before, change)
+        if not await self.store.append(before, change.after, change.entries, owed, rating):
             return False
+        if rating is not None:
+            change.after = replace(change.after, rating_changes=await self.store.rating_changes(change.after))
         committed = Committed(before.version, change.after, change.entries, owed, started)
         try:
             await self.publish(change.after.id, change.after.version, committed)
         except Exception:  # committed is committed: viewers catch up from their version
             log.exception("publishing %s v%s failed", change.after.id, change.after.version)
         return True
+
+    async def _rating_owed(self, before: MatchRecord, change: Change) -> RatingUpdate | None:
+        """The rating update a change owes: when it finishes a rated match between two
+        players (or a player and a bot) in which every seat has acted at least once."""
+        match = change.after
+        if not match.rated or before.status == "finished" or match.status != "finished":
+            return None
+        if len(match.seats) != 2 or any(s.player is None or s.npc for s in match.seats):
+            return None  # a seat the GM played is nobody's to rate
+        bots = {s.seat: get_bot(s.bot) for s in match.seats if s.bot}
+        if None in bots.values() or len(bots) == len(match.seats):
+            return None
+        if not await self._every_seat_acted(before, change.entries):
+            return None  # resigned (or timed out) before playing: not rated
+        winner = (match.result or {}).get("winner")
+        seats = tuple(
+            RatedSeat(
+                s.seat,
+                s.player.id,
+                0.5 if winner is None else 1.0 if winner == s.seat else 0.0,
+                bot.rating if (bot := bots.get(s.seat)) else None,
+            )
+            for s in match.seats
+            if s.player is not None
+        )
+        return RatingUpdate(match.ruleset, seats, match.updated_at)
+
+    async def _every_seat_acted(self, before: MatchRecord, entries: list[Entry]) -> bool:
+        """Every seat has played an action of the game (a resignation, a draw offer or
+        its answer, a claim on time do not count), in the log so far or in ``entries``."""
+        waiting = {s.seat for s in before.seats} - {e.seat for e in entries if plays(e)}
+        after, page = 0, 1000
+        while waiting and after < before.version:
+            found = await self.store.entries(before, after, before.version, page)
+            if not found:
+                break
+            waiting -= {e.seat for e in found if plays(e)}
+            after = found[-1].version
+        return not waiting
 
     async def _applied(self, match: MatchRecord, entries: list[Entry], seat: int | None) -> Applied:
         return Applied(match, entries, seat, await views.undone_entries(self.store, match, entries))
@@ -495,6 +545,14 @@ class MatchService:
             f"version {version} is not current; the match is at version {match.version}",
             version=match.version,
         )
+
+
+def plays(entry: Entry) -> bool:
+    """A seat's own move in the game: not joining, resigning, a draw offer or a claim on time."""
+    return entry.seat is not None and entry.kind not in NOT_PLAYING
+
+
+NOT_PLAYING = COMMON_ACTION_TYPES | {"join", CLAIM_TIMEOUT}
 
 
 def checked_seed(raw: str | None) -> str | None:

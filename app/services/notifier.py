@@ -56,6 +56,8 @@ EMAIL_SPEC = rf"{ATEXT}+(\.{ATEXT}+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+"
 """One bare addr-spec (RFC 5322 dot-atom, ASCII): no list, display name, comment,
 quotes or angle brackets, so the address is the message's one recipient."""
 EMAIL = re.compile(rf"^{EMAIL_SPEC}$")
+WEBHOOK_TEST = "webhook_test"
+"""The event of a test notice a player sends their own webhook (the settings page)."""
 SUBJECTS = {
     "your_turn": "Your turn",
     "match_finished": "Match finished",
@@ -71,6 +73,8 @@ class Skipped(Exception):
         self.outcome = outcome
 
 
+WEBHOOK_FIELD = "webhook_url"
+"""The request field a refused webhook address names, beside the refusal's plain words."""
 REPLY_BYTES = 4096
 """How much of a webhook's reply is read; the rest is never received (H2)."""
 EMBEDS_IPV4 = tuple(
@@ -97,26 +101,38 @@ async def webhook_addresses(
     try:
         parts = urlsplit(url)
     except ValueError as error:  # an unclosed "[", a host that NFKC normalisation changes
-        raise Invalid(f"webhook_url: not a URL ({error})") from None
+        raise Invalid(f"That webhook address is not a URL ({error}).", field=WEBHOOK_FIELD) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise Invalid("webhook_url: must be an http:// or https:// URL with a host")
+        raise Invalid(
+            "A webhook address starts with https:// (or http://) and a host name, "
+            "like https://discord.com/api/webhooks/…",
+            field=WEBHOOK_FIELD,
+        )
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise Invalid("webhook_url: the port is not a number from 0 to 65535") from None
+        raise Invalid(
+            "That webhook address's port (after the colon) is not a number from 0 to 65535.",
+            field=WEBHOOK_FIELD,
+        ) from None
     if allow_private and not resolve:
         return []
     loop = asyncio.get_running_loop()
     try:
         found = await loop.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
-        raise Invalid(f"webhook_url: the host {parts.hostname!r} does not resolve") from None
+        raise Invalid(
+            f"That address cannot be reached: no host called {parts.hostname!r} was found "
+            "(check the spelling).",
+            field=WEBHOOK_FIELD,
+        ) from None
     addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0].partition("%")[0]) for info in found))
     for ip in addresses:
         if not allow_private and not is_public(ip):
             raise Invalid(
-                f"webhook_url: {parts.hostname!r} is a private, loopback or reserved address ({ip}); "
-                "webhooks go to public hosts only"
+                f"That address cannot be reached from this server: {parts.hostname!r} is a private, "
+                f"loopback or reserved address ({ip}), and webhooks go to public hosts only.",
+                field=WEBHOOK_FIELD,
             )
     return addresses
 
@@ -136,17 +152,20 @@ async def check_webhook_url(url: str, allow_private: bool) -> str:
     return url
 
 
+ONE_ADDRESS = "That email address is not one address like name@example.org (no list, name or comment)."
+
+
 def check_email(email: str) -> str:
     """``email`` if it is exactly one address (``name@example.org``); :class:`Invalid`
     for anything else, a list (``a@b.org,root``) or a display name among them."""
     if len(email) > 320 or not EMAIL.match(email):
-        raise Invalid("email: one address only, as name@example.org (no list, name or comment)")
+        raise Invalid(ONE_ADDRESS, field="email")
     try:
         parsed = Address(addr_spec=email)
     except (ValueError, IndexError, HeaderParseError):
-        raise Invalid("email: one address only, as name@example.org (no list, name or comment)") from None
+        raise Invalid(ONE_ADDRESS, field="email") from None
     if parsed.addr_spec != email or getaddresses([email]) != [("", email)]:
-        raise Invalid("email: one address only, as name@example.org (no list, name or comment)")
+        raise Invalid(ONE_ADDRESS, field="email")
     return email
 
 
@@ -157,7 +176,11 @@ def defanged(text: str) -> str:
 
 
 def payload(row: dict[str, Any], site_url: str) -> dict[str, Any]:
-    """The JSON a webhook receives (Discord shows ``content``)."""
+    """The JSON a webhook receives (Discord shows ``content``). A test notice is about
+    no match (``"match": null``)."""
+    if row["event"] == WEBHOOK_TEST:
+        content = f"{row['text']} {site_url}"
+        return {"content": content, "allowed_mentions": {"parse": []}, "event": WEBHOOK_TEST, "match": None}
     url = f"{site_url}/matches/{row['match_id']}"
     return {
         "content": f"{row['text']} {url}",
@@ -187,6 +210,32 @@ def send_email(smtp_url: str, sender: str, to: str, subject: str, text: str, uns
         if parts.username:
             smtp.login(unquote(parts.username), unquote(parts.password or ""))
         smtp.send_message(message, to_addrs=[to])
+
+
+STATUS_IN_ERROR = re.compile(r"'(\d{3}) ([^']*)'")
+"""The status an ``httpx.HTTPStatusError``'s message quotes: "Client error '404 Not Found' …"."""
+
+
+def outcome_words(outcome: str | None, last_error: str | None, deadline_s: float) -> str:
+    """What became of a test notice, in a player's words."""
+    if outcome == "delivered":
+        return "Sent — check your channel: the test notice should be there now."
+    if outcome == "skipped":
+        return "Nothing was sent: no webhook address is saved."
+    error = last_error or ""
+    kind, _, detail = error.partition(": ")
+    if kind == "HTTPStatusError" and (status := STATUS_IN_ERROR.search(detail)):
+        return (
+            f"Your webhook answered {status[1]} ({status[2]}) and did not take the notice: "
+            "check the address, or make a new webhook and paste its address here."
+        )
+    if kind == "Invalid":
+        return detail
+    if kind in ("ConnectError", "ConnectTimeout"):
+        return "That address cannot be reached: nothing answered there. Check the address."
+    if kind in ("TimeoutError", "ReadTimeout", "WriteTimeout", "PoolTimeout"):
+        return f"Your webhook did not answer within {deadline_s:g} seconds, so the notice was given up."
+    return f"The test notice could not be sent ({error or 'no answer'})."
 
 
 class Notifier:

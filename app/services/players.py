@@ -3,8 +3,10 @@ and the one-time links that sign another device in."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
+import time
 import unicodedata
 from datetime import UTC, datetime, timedelta
 
@@ -13,8 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import DeviceLink, EmailSent, Outbox, Player, PlayerToken, utcnow
 from app.services.devices import touch
-from app.services.errors import Gone, Invalid
-from app.services.notifier import check_email, check_webhook_url
+from app.services.errors import Conflict, Gone, Invalid
+from app.services.notifier import WEBHOOK_TEST, check_email, check_webhook_url
 
 MAX_NAME = 40
 DEVICE_LINK_LIFETIME = timedelta(minutes=10)
@@ -216,6 +218,48 @@ def email_status(player: Player, sends_email: bool) -> str | None:
     if not sends_email:
         return "no_mail"
     return "confirmed" if player.email_confirmed_at is not None else "pending"
+
+
+TEST_NOTICE = "A test from Dejarik: when it is your turn, or a match of yours ends, the notice comes here."
+
+
+async def send_webhook_test(session: AsyncSession, player: Player, max_attempts: int) -> int:
+    """Owe a test notice to ``player``'s saved webhook: an outbox row the notifier delivers
+    like every notice, but tried once only (``attempts`` starts at the last try), so that
+    its outcome answers the test. The row's id."""
+    if not player.webhook_url:
+        raise Conflict("Save a webhook address first: the test goes to the saved one.")
+    now = utcnow()
+    notice = Outbox(
+        player_id=player.id,
+        channel="webhook",
+        event=WEBHOOK_TEST,
+        match_id="",
+        ruleset="",
+        version=0,
+        text=TEST_NOTICE,
+        created_at=now,
+        next_at=now,
+        attempts=max(0, max_attempts - 1),
+    )
+    session.add(notice)
+    await session.commit()
+    return notice.id
+
+
+async def notice_outcome(
+    session: AsyncSession, notice_id: int, within_s: float
+) -> tuple[str | None, str | None]:
+    """The outbox row's ``outcome`` and ``last_error`` once a notifier (of any process) has
+    settled it, or as they stand after ``within_s`` seconds (``outcome`` ``None``: not yet)."""
+    deadline = time.monotonic() + within_s
+    query = select(Outbox.outcome, Outbox.last_error, Outbox.done_at).where(Outbox.id == notice_id)
+    while True:
+        await session.commit()  # a new read transaction: it sees the notifier's write
+        row = (await session.execute(query)).one()
+        if row.done_at is not None or time.monotonic() >= deadline:
+            return row.outcome, row.last_error
+        await asyncio.sleep(0.1)
 
 
 async def _sent(session: AsyncSession, secret: str) -> EmailSent | None:

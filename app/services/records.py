@@ -109,6 +109,7 @@ def record_at(
         paused=paused,
         updated_at=at,
         seats=tuple(seats),
+        rating_changes=match.rating_changes if status == "finished" else None,
     )
     return then, state
 

@@ -20,12 +20,14 @@ from typing import Any
 import asyncpg
 import orjson
 from sqlalchemy import Executable, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import aliased
 
 from app.db import json_text
-from app.models import EmailSent, LogEntry, Match, Outbox, Player, Seat
+from app.models import EmailSent, LogEntry, Match, Outbox, Player, PlayerRating, RatingHistory, Seat
+from app.ratings import RatedSeat, Rating, settle
 from app.rules.dice import SCHEME_V1
 from app.rules.log import Entry
 from app.services.errors import NotFound, Unavailable
@@ -36,6 +38,8 @@ PLAYERS = Player.__table__
 MATCH_LOG = LogEntry.__table__
 OUTBOX = Outbox.__table__
 EMAIL_SENT = EmailSent.__table__
+RATINGS = PlayerRating.__table__
+RATING_HISTORY = RatingHistory.__table__
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,12 @@ class MatchRecord:
     new match is ``rematch_id``) or ``declined``. Not part of the game: no log entry."""
     rematch_by: int | None = None
     rematch_id: str | None = None
+    rematch_at: datetime | None = None
+    """When the rematch was offered (an offer left unanswered expires)."""
+    rated: bool = False
+    """Chosen at creation: its result changes the players' ratings (``app/ratings.py``)."""
+    rating_changes: list[dict[str, Any]] | None = None
+    """Once a rated match has been rated: each seat's rating before and after."""
     loaded: Any = field(default=None, compare=False, repr=False)
     """The ruleset's state object for ``state``, when the writer has it in hand."""
 
@@ -127,6 +137,16 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class RatingUpdate:
+    """The ratings a rated match's end changes: computed in the transaction that
+    finishes the match, from the ratings stored then (``app/ratings.py``)."""
+
+    ruleset: str
+    seats: tuple[RatedSeat, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Committed:
     """A change just written: the match went from version ``before`` to ``after``
     through ``entries``. The writer hands it to its own process's viewers."""
@@ -148,9 +168,9 @@ def aware(moment: datetime | None) -> datetime | None:
 MATCH_COLUMNS = (
     "seq", "id", "ruleset", "options", "status", "version", "seed", "seed_sha256",
     "dice_count", "state", "result", "paused", "created_at", "updated_at", "turn_since", "paused_at",
-    "dice_scheme", "rematch_state", "rematch_by", "rematch_id",
+    "dice_scheme", "rematch_state", "rematch_by", "rematch_id", "rematch_at", "rated", "rating_changes",
 )  # fmt: skip
-TIMES = ("created_at", "updated_at", "turn_since", "paused_at")
+TIMES = ("created_at", "updated_at", "turn_since", "paused_at", "rematch_at")
 HOST = aliased(PLAYERS)
 SEAT_PLAYER = aliased(PLAYERS)
 RECORDS_QUERY = (
@@ -241,6 +261,20 @@ def records_from(rows: list[Mapping[str, Any]]) -> list[MatchRecord]:
             records.append(MatchRecord(**values, host=host, seats=tuple(seats)))
             seats = []
     return records
+
+
+def _rating_columns(rating: Rating) -> dict[str, Any]:
+    return {
+        "rating": rating.rating,
+        "rd": rating.rd,
+        "volatility": rating.volatility,
+        "games": rating.games,
+        "updated_at": rating.last_rated_at,
+    }
+
+
+def _rating_of(row: Any) -> Rating:
+    return Rating(row.rating, row.rd, row.volatility, row.games, aware(row.updated_at))
 
 
 def channels_of(webhook_url: str | None, email: str | None) -> tuple[str, ...]:
@@ -357,11 +391,17 @@ class Store:
         return replace(record, seq=seq)
 
     async def append(
-        self, before: MatchRecord, after: MatchRecord, entries: list[Entry], notices: tuple[Notice, ...] = ()
+        self,
+        before: MatchRecord,
+        after: MatchRecord,
+        entries: list[Entry],
+        notices: tuple[Notice, ...] = (),
+        rating: RatingUpdate | None = None,
     ) -> bool:
         """Write ``after`` and its new log ``entries`` if the match is still at
         ``before.version``; ``False`` (nothing written) when another writer was first.
-        The ``notices`` it owes go into the outbox in the same transaction."""
+        The ``notices`` it owes go into the outbox in the same transaction, and so
+        does the ``rating`` update of a rated match it finishes (so it happens once)."""
         changed_seats = [s for s, old in zip(after.seats, before.seats, strict=True) if s != old]
         try:
             async with self._writing(), self.engine.begin() as connection:
@@ -390,9 +430,57 @@ class Store:
                 if notices:
                     rows = [outbox_values(n, after.updated_at) for n in notices]
                     await connection.execute(APPEND_OUTBOX, rows)
+                if rating is not None:
+                    await self._rate(connection, after, rating)
         except IntegrityError:
             return False
         return True
+
+    async def _rate(self, connection: Any, match: MatchRecord, update_: RatingUpdate) -> None:
+        """Inside the write that finishes ``match``: read the people's ratings (locked
+        until the commit, so two matches ending at once both count), update them, add
+        a history row each, and keep each seat's change on the match."""
+        people = sorted({s.player_id for s in update_.seats if s.bot_rating is None})
+        if people:
+            # Every row exists before it is locked; in player order, so two matches never wait on each other.
+            new_rows = [
+                {"player_id": p, "ruleset": update_.ruleset, **_rating_columns(Rating())} for p in people
+            ]
+            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+            await connection.execute(dialect.insert(RATINGS).on_conflict_do_nothing(), new_rows)
+        mine = (RATINGS.c.ruleset == update_.ruleset) & RATINGS.c.player_id.in_(people)
+        rows = await connection.execute(
+            select(RATINGS).where(mine).order_by(RATINGS.c.player_id).with_for_update()
+        )
+        stored = {row.player_id: _rating_of(row) for row in rows}
+        new, changes = settle(update_.seats, stored, update_.at)
+        for player_id, rated in new.items():
+            where = (RATINGS.c.player_id == player_id) & (RATINGS.c.ruleset == update_.ruleset)
+            await connection.execute(update(RATINGS).where(where).values(**_rating_columns(rated)))
+        history = [
+            {
+                "match_id": match.id,
+                "player_id": change["player"],
+                "ruleset": update_.ruleset,
+                "before": change["before"],
+                "after": change["after"],
+                "rd_after": new[change["player"]].rd,
+                "at": update_.at,
+            }
+            for change in changes
+            if change["player"] in new
+        ]
+        if history:
+            await connection.execute(insert(RATING_HISTORY), history)
+        await connection.execute(
+            update(MATCHES).where(MATCHES.c.seq == match.seq).values(rating_changes=changes)
+        )
+
+    async def rating_changes(self, match: MatchRecord) -> list[dict[str, Any]] | None:
+        """The changes the write that finished ``match`` made to its players' ratings."""
+        query = select(MATCHES.c.rating_changes).where(MATCHES.c.seq == match.seq)
+        async with self.engine.connect() as connection:
+            return await connection.scalar(query)
 
     # --- the outbox and presence -------------------------------------------------
 
@@ -543,15 +631,21 @@ class Store:
             return {row.id: aware(row.last_seen_at) for row in await connection.execute(query)}
 
     async def set_rematch(
-        self, record: MatchRecord, expected: str | None, state: str, by: int | None, new_id: str | None
+        self,
+        record: MatchRecord,
+        expected: str | None,
+        state: str,
+        by: int | None,
+        new_id: str | None,
+        at: datetime | None = None,
     ) -> bool:
-        """Move the match's rematch from ``expected`` to ``state``; ``False`` (nothing
-        written) when another answer got there first."""
+        """Move the match's rematch from ``expected`` to ``state`` (offered ``at``; by
+        default when it was); ``False`` (nothing written) when another answer got there first."""
         guard = MATCHES.c.rematch_state.is_(None) if expected is None else MATCHES.c.rematch_state == expected
         statement = (
             update(MATCHES)
             .where(MATCHES.c.seq == record.seq, guard)
-            .values(rematch_state=state, rematch_by=by, rematch_id=new_id)
+            .values(rematch_state=state, rematch_by=by, rematch_id=new_id, rematch_at=at or record.rematch_at)
         )
         async with self._writing(), self.engine.begin() as connection:
             return (await connection.execute(statement)).rowcount == 1
@@ -598,10 +692,15 @@ class PostgresStore(Store):
             return await connection.fetch(sql, *(params[name] for name in names))
 
     async def append(
-        self, before: MatchRecord, after: MatchRecord, entries: list[Entry], notices: tuple[Notice, ...] = ()
+        self,
+        before: MatchRecord,
+        after: MatchRecord,
+        entries: list[Entry],
+        notices: tuple[Notice, ...] = (),
+        rating: RatingUpdate | None = None,
     ) -> bool:
-        if len(entries) != 1 or after.seats != before.seats or notices:
-            return await super().append(before, after, entries, notices)
+        if len(entries) != 1 or after.seats != before.seats or notices or rating is not None:
+            return await super().append(before, after, entries, notices, rating)
         (entry,) = entries
         async with self._driver() as connection:
             try:

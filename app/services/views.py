@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from app.bots import bot_json  # bots (issue 9)
@@ -227,17 +227,52 @@ def body(
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if match.status == "finished" else None,
         "dice": dice_json(match),
-        "rematch": rematch_json(match),
+        "rematch": rematch_json(match, now or clock.system_now()),
+        "rated": match.rated,
+        "rating_changes": rating_changes_json(match),
         "created_at": match.created_at.isoformat(),
         "updated_at": match.updated_at.isoformat(),
     }
 
 
-def rematch_json(match: MatchRecord) -> dict[str, Any] | None:
-    """A rematch offered after the end, and how it was answered."""
+REMATCH_OFFER_LASTS = timedelta(minutes=5)
+"""An offer left unanswered this long expires: either player may offer again."""
+
+
+def rematch_status(match: MatchRecord, now: datetime) -> str | None:
+    """The rematch's state at ``now``: an unanswered offer past its time is ``expired``."""
+    expires = rematch_expires_at(match)
+    if match.rematch_state == "offered" and expires is not None and now >= expires:
+        return "expired"
+    return match.rematch_state
+
+
+def rematch_expires_at(match: MatchRecord) -> datetime | None:
+    if match.rematch_state != "offered" or match.rematch_at is None:
+        return None  # (offers made before offers expired never do)
+    return match.rematch_at + REMATCH_OFFER_LASTS
+
+
+def rematch_json(match: MatchRecord, now: datetime) -> dict[str, Any] | None:
+    """A rematch offered after the end, how it was answered, and until when an offer stands."""
     if match.rematch_state is None:
         return None
-    return {"status": match.rematch_state, "by": match.rematch_by, "match": match.rematch_id}
+    expires = rematch_expires_at(match)
+    return {
+        "status": rematch_status(match, now),
+        "by": match.rematch_by,
+        "match": match.rematch_id,
+        "expires_at": expires.isoformat() if expires else None,
+    }
+
+
+def rating_changes_json(match: MatchRecord) -> list[dict[str, Any]] | None:
+    """A rated match's end: each seat's rating before and after (``null`` until then,
+    and for a rated match that ended before every seat had played)."""
+    if not match.rating_changes:
+        return None
+    fields = ("seat", "before", "after", "before_provisional", "after_provisional")
+    return [{name: change[name] for name in fields} for change in match.rating_changes]
 
 
 def dice_json(match: MatchRecord) -> dict[str, Any]:
@@ -289,6 +324,7 @@ def summary(match: MatchRecord) -> dict[str, Any]:
         "to_act": ruleset.to_act(state) if state is not None else [],
         **clock.view_fields(match),
         "result": match.result,
+        "rated": match.rated,
         "created_at": match.created_at.isoformat(),
         "updated_at": match.updated_at.isoformat(),
     }

@@ -30,6 +30,8 @@ export function attachChat(panel) {
     messages: Object.fromEntries(reads.map((c) => [c, new Map()])),  // channel -> id -> message
     muted: localStorage.getItem(MUTE_KEY + matchId) === "true",
     sending: false,
+    unseen: 0,       // others' messages that arrived while the chat was out of sight
+    inView: false,   // the chat's messages are on screen
   };
 
   function keep(message) {
@@ -78,6 +80,34 @@ export function attachChat(panel) {
     }
     if (form) form.querySelector("button[type=submit]").disabled = state.sending;
   }
+
+  // --- others' messages out of sight: a badge that brings them into view; the count in the tab's title ---
+  const badge = document.createElement("button");
+  badge.type = "button";
+  badge.className = "chat-badge";
+  badge.dataset.chatBadge = "";
+  badge.hidden = true;
+  panel.appendChild(badge);
+  const title = document.title;
+
+  function seen() { return state.inView && document.visibilityState === "visible"; }
+
+  function showUnseen() {
+    if (seen()) state.unseen = 0;
+    const n = state.unseen;
+    badge.hidden = n === 0;
+    badge.textContent = `Chat: ${n} new message${n === 1 ? "" : "s"}`;
+    document.title = n ? `(${n}) ${title}` : title;
+  }
+
+  badge.addEventListener("click", () => {
+    log.scrollIntoView({ block: "center" });
+    log.scrollTop = log.scrollHeight;
+    state.unseen = 0;
+    showUnseen();
+  });
+  new IntersectionObserver(([entry]) => { state.inView = entry.isIntersecting; showUnseen(); }).observe(log);
+  document.addEventListener("visibilitychange", showUnseen);
 
   function showError(text) {
     if (!errorLine) return;
@@ -147,7 +177,10 @@ export function attachChat(panel) {
     // A `{"type": "chat", ...}` frame from the match's websocket.
     receive(message) {
       const { type, ...chat } = message;
-      if (keep(chat) && chat.channel === state.shown) render();
+      if (!keep(chat)) return;
+      const fromOthers = chat.player.id !== me && !state.muted;
+      if (chat.channel === state.shown) render();
+      if (fromOthers) { state.unseen += 1; showUnseen(); }
     },
     // After every (re)connect: whatever was posted while away.
     async resync() {

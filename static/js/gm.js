@@ -5,6 +5,7 @@
 // to the form and beside the field it names ("options.sheets.0.intellect: …").
 // The other GM controls stay buttons (render.js).
 
+import { readClock, showClock } from "./clock-field.js";
 import { seatLabel } from "./state.js";
 
 // A validation message of the server in plain words.
@@ -48,7 +49,9 @@ function fields(form) {
 
 // Show `options` in the form.
 export function fillForm(form, options) {
+  for (const clock of form.querySelectorAll("[data-clock]")) showClock(clock, valueAt(options, pathOf(clock.dataset.clock)));
   for (const el of fields(form)) {
+    if (el.dataset.clockPart) continue;  // the clock's, shown above
     const value = valueAt(options, pathOf(el.name));
     if (value === undefined) continue;
     if (el.type === "checkbox") el.checked = Boolean(value);
@@ -61,7 +64,9 @@ export function fillForm(form, options) {
 // typed, and the server says what is wrong with it).
 export function readForm(form, current) {
   const options = structuredClone(current || {});
+  for (const clock of form.querySelectorAll("[data-clock]")) setAt(options, pathOf(clock.dataset.clock), readClock(clock));
   for (const el of fields(form)) {
+    if (el.dataset.clockPart) continue;  // the clock's, read above
     const path = pathOf(el.name);
     const before = valueAt(current, path);
     let value;

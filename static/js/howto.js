@@ -4,6 +4,7 @@
 // remembered in localStorage.
 
 import { soundToggle } from "./sound.js";
+import { waitsForGm } from "./gm-words.js";
 import { classifyActions } from "./state.js";
 
 const HINTS_KEY = "dejarik-hints";
@@ -17,8 +18,11 @@ export function hintFor(store) {
   const view = store.view;
   if (!view) return null;
   const you = view.you || {};
-  if (view.status === "waiting") return you.seat !== null && you.seat !== undefined
-    ? "Waiting for your opponent: send them the invite link below." : null;
+  if (view.status === "waiting") {
+    if (you.seat === null || you.seat === undefined) return null;
+    return waitsForGm(view) ? "Nothing to do yet: once the game master starts the match, your moves show here."
+      : "Waiting for your opponent: send them the invite link below.";
+  }
   if (view.status !== "active" || you.seat === null || you.seat === undefined) return null;
   if (!(view.to_act || []).length && (view.state || {}).gm_decision) return "The game master decides; play goes on once they have.";
   if (!(view.to_act || []).includes(you.seat)) return "Your opponent is thinking. Their moves appear on the board and in “What happened”.";
@@ -27,7 +31,7 @@ export function hintFor(store) {
   if (state.push && state.push.chooser === you.seat) return "You won the exchange: click a lit space to choose where the loser goes.";
   if (store.selected) return "Now click a lit space: an empty one to move there, an enemy to attack it (the odds show first).";
   if (classified.board.size) return "Your turn: click one of your outlined pieces to see where it can go.";
-  if (classified.reserve.size) return "Your turn: choose a piece from your tray below the board, then a lit space.";
+  if (classified.reserve.size) return "Your turn: choose a piece from your tray, then a lit space.";
   if (classified.buttons.length) return "Your turn: choose one of the buttons beside the board.";
   return null;
 }

@@ -31,7 +31,7 @@ export function attachInput(root, store, { sendAction: send, classified }) {
   }
 
   function activate(target) {
-    if (store.busy) return false;
+    if (store.busy) return pickNext(target);
     const piece = target.closest("[data-piece]");
     if (piece) {
       const at = piece.getAttribute("data-at");
@@ -66,6 +66,17 @@ export function attachInput(root, store, { sendAction: send, classified }) {
     if (target.closest("[data-confirm]") && store.attack) { sendAction(store.attack.action); return true; }
     if (target.closest("[data-confirm-cancel]")) { store.update({ attack: null }); return true; }
     return false;
+  }
+
+  // While an action is on its way, a quick click on the next piece (setting up, one creature
+  // after another) still picks it; nothing is sent, and the server's update keeps the pick
+  // if the piece can still act (match.js selectionFor).
+  function pickNext(target) {
+    const reserve = target.closest("[data-reserve-piece]");
+    const piece = reserve ? reserve.dataset.reservePiece : target.closest("[data-piece]")?.dataset.piece;
+    if (piece === undefined || !(boardActions().has(piece) || classified().reserve.has(piece))) return false;
+    store.update({ selected: piece, menu: null, hovered: null, confirm: null, attack: null });
+    return true;
   }
 
   root.addEventListener("click", (event) => { activate(event.target); });

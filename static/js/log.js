@@ -32,6 +32,28 @@ function plainly(store, event) {
   return `${humanise(event.type)}${parts.length ? `: ${parts.join(", ")}` : ""}`;
 }
 
+// For each log, the versions of the entries a seat made while the game master held
+// it as an NPC: the log's own "npc" and "npc_released" events (and a bot sitting
+// down in the seat) say from when to when.
+const npcEntries = new WeakMap();
+function madeByNpc(store, entry) {
+  let versions = npcEntries.get(store.entries);
+  if (!versions) {
+    versions = new Set();
+    const held = new Set();
+    for (const e of store.entries) {
+      if ((e.action || {}).type === "join") held.delete(e.seat);
+      else if (held.has(e.seat)) versions.add(e.version);
+      for (const event of e.events || []) {
+        if (event.type === "npc") held.add(event.seat);
+        if (event.type === "npc_released") held.delete(event.seat);
+      }
+    }
+    npcEntries.set(store.entries, versions);
+  }
+  return versions.has(entry.version);
+}
+
 // One log entry in words: who did what, then what happened.
 export function describeEntry(store, entry) {
   const view = store.view;
@@ -40,5 +62,22 @@ export function describeEntry(store, entry) {
   if (action.type === "start") return ["The match began", ...(entry.events || []).map((e) => describeEvent(store, e))];
   const lines = (entry.events || []).map((e) => describeEvent(store, e));
   if (!lines.length) lines.push(`${seatLabel(view, entry.seat)}: ${humanise(action.type || "action")}`);
+  if (madeByNpc(store, entry)) lines.push(`Played by the game master as ${seatName(view, entry.seat)} (an NPC)`);
   return lines;
+}
+
+const BOARD_EVENTS = new Set(["move", "attack", "push", "place", "kill", "capture", "defeat"]);
+
+// The last thing done on the board in one line, for under the board where it is always in
+// sight: the words of the newest entry that moved, placed or fought, without its dice (the
+// dice tray shows them) or whose turn it now is. `version`: the version shown (a replay's
+// log runs past it). "" until something has.
+export function latestWords(store, version = Infinity) {
+  const entries = store.entries || [];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i].version > version) continue;
+    const events = (entries[i].events || []).filter((e) => e.type !== "roll" && e.type !== "turn");
+    if (events.some((e) => BOARD_EVENTS.has(e.type))) return events.map((e) => describeEvent(store, e)).join(" · ");
+  }
+  return "";
 }

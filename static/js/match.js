@@ -6,6 +6,7 @@ import { attachCopyButtons } from "./copy.js";
 import { attachGm } from "./gm.js";
 import { attachLearning } from "./howto.js";
 import { attachInput } from "./input.js";
+import { stepHoldMs } from "./motion.js";
 import { followMatch } from "./net.js";
 import { attachPresence } from "./presence.js";
 import { createRenderer } from "./render.js";
@@ -91,7 +92,16 @@ const net = followMatch(matchId, store, {
   onRematch: (message) => rematch.receive(message),
   onAck: () => { if (store.busy) store.update({ busy: false }); },
   onError: (message) => store.update({ busy: false, error: message.message || "that did not work" }),
+  holdFor: botStepHold,
 });
+
+// A bot's reply comes as several updates, one per action, which may arrive closer together
+// than anyone can follow. Each of them waits until the step before has been seen.
+function botStepHold(update, before) {
+  const bots = new Set((update.seats || []).filter((seat) => seat.bot).map((seat) => seat.seat));
+  const byBot = (update.entries || []).some((entry) => bots.has(entry.seat));
+  return byBot && before ? stepHoldMs(before.entries) : 0;
+}
 
 function sendAction(action) {
   if (!store.view || store.busy) return;

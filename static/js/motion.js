@@ -13,6 +13,21 @@ const SHOVE_MS = 380;
 const FADE_MS = 650;
 const AFTER_DICE_MS = 760;    // the dice tray tumbles 700 ms before showing the result
 
+// How long a step of the match stays on screen before a bot's next step is drawn
+// (match.js, net.js): its dice tumble, settle and are read, its pieces arrive and are
+// seen where they stand. Without motion, nothing moves: a moment to read what changed.
+const STILL_HOLD_MS = 600;
+const MOVE_HOLD_MS = 1100;
+const DICE_HOLD_MS = AFTER_DICE_MS + FADE_MS + 700;
+
+export function stepHoldMs(entries) {
+  const events = (entries || []).flatMap((entry) => entry.events || []);
+  if (reducedMotion() || !events.length) return STILL_HOLD_MS;
+  if (events.some((e) => e.type === "roll")) return DICE_HOLD_MS;
+  if (events.some((e) => ["move", "attack", "push", "place"].includes(e.type))) return MOVE_HOLD_MS;
+  return STILL_HOLD_MS;
+}
+
 export function reducedMotion() {
   return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
@@ -44,9 +59,10 @@ export function createMotion(holder) {
   function animatePiece(g, frames, options) {
     inFlight.set(g, (inFlight.get(g) || 0) + 1);
     g.style.pointerEvents = "none";
+    g.setAttribute("data-in-flight", "");  // its tap area too (style.css: .reach)
     const landed = () => {
       inFlight.set(g, inFlight.get(g) - 1);
-      if (!inFlight.get(g)) g.style.pointerEvents = "";
+      if (!inFlight.get(g)) { g.style.pointerEvents = ""; g.removeAttribute("data-in-flight"); }
     };
     g.animate(frames, options).finished.then(landed, landed);
   }

@@ -176,3 +176,90 @@ export function symbolKey() {
   }
   return list;
 }
+
+// --- what an eote choice does, and why one might pick it (the action buttons) -----------
+
+// The symbols a die shows on average (RULINGS §9's faces): successes of the character's
+// dice (a triumph counts as one), failures of the opposition's (a despair counts as one).
+const AVERAGE = {
+  ability: 5 / 8, proficiency: 10 / 12, boost: 2 / 6, difficulty: 4 / 8, challenge: 9 / 12, setback: 2 / 6,
+};
+const CHARACTER_DICE = ["proficiency", "ability", "boost"];
+const OPPOSITION_DICE = ["challenge", "difficulty", "setback"];
+
+function average(pool, kinds) {
+  return kinds.reduce((sum, kind) => sum + ((pool && pool[kind]) || 0) * AVERAGE[kind], 0);
+}
+
+function oneDecimal(x) {
+  return (Math.round(x * 10) / 10).toFixed(1);
+}
+
+function previewWords(view, mode, own) {
+  const preview = (view.state || {}).pool_preview || {};
+  const pools = ["primary", "secondary"].map((m) => preview[m]).filter(Boolean);
+  if (!preview[mode] || pools.length < 2) return "";
+  if (own === "attack") {  // the whole opposed roll: successes less failures
+    const net = (pool) => average(pool, CHARACTER_DICE) - average(pool, OPPOSITION_DICE);
+    const mine = net(preview[mode]);
+    const best = Math.max(...pools.map(net));
+    const words = mine >= 0
+      ? `On average ${oneDecimal(mine)} net successes against this defence`
+      : `On average ${oneDecimal(-mine)} net failures against this defence`;
+    return `${words}${mine === best && pools.some((p) => net(p) !== best) ? ": the stronger attack now." : "."}`;
+  }
+  const failures = (pool) => average(pool, OPPOSITION_DICE);
+  const mine = failures(preview[mode]);
+  const best = Math.max(...pools.map(failures));
+  const stronger = mine === best && pools.some((p) => failures(p) !== best);
+  return `On average ${oneDecimal(mine)} failures for the attacker${stronger ? ": the stronger defence now." : "."}`;
+}
+
+// A sentence under an eote action's button: what the choice does and when it is the better
+// one, from the characters' sheets and the pools the server previews; "" for other actions.
+export function choiceWhy(view, action) {
+  const state = view && view.state;
+  if (!state || state.kind !== "eote" || !action) return "";
+  const you = (view.you || {}).seat;
+  const seat = action.type === "attack" ? state.attacker : action.type === "defence" ? state.defender : you;
+  const character = (state.characters || [])[seat] || {};
+  const sheet = character.sheet || {};
+  switch (action.type) {
+    case "attack":
+      return action.mode === "primary"
+        ? `Your Intellect (${sheet.intellect}) and Dejarik Attack ranks (${character.attack_ranks}), each piece you `
+          + `set upgrading a die: better when Intellect or ranks are your strength. ${previewWords(view, "primary", "attack")}`
+        : `Your Willpower (${sheet.willpower}) alone, ranks left out, and at least one die a piece you set: better `
+          + `when Willpower is your best, or you set many pieces. ${previewWords(view, "secondary", "attack")}`;
+    case "defence":
+      return action.mode === "primary"
+        ? `Your Cunning (${sheet.cunning}) and Dejarik Defence ranks (${character.defence_ranks}) make the `
+          + `difficulty, each piece you set upgrading a die: better when Cunning or ranks are your strength. `
+          + previewWords(view, "primary", "defence")
+        : `Your Presence (${sheet.presence}) alone, ranks left out, and at least one die a piece you set: better `
+          + `when Presence is your best, or you set many pieces. ${previewWords(view, "secondary", "defence")}`;
+    case "set_piece":
+      return "Stronger dice this round (a die upgraded), but one more piece at stake: "
+        + "if the roll goes against you, each net success or failure takes a set piece.";
+    case "unset_piece":
+      return "Weaker dice, one piece fewer at stake.";
+    case "done_setting": {
+      const chosen = (state.setting && state.setting.chosen) || 0;
+      const seen = (state.setting_order || [])[0] === you ? " Your opponent sees how many before setting theirs." : "";
+      return (chosen
+        ? `Your dice are upgraded ${chosen === 1 ? "once" : `${chosen} times`}; losing the roll can cost you up to `
+          + `${chosen === 1 ? "that piece" : `those ${chosen} pieces`}.`
+        : "Plain dice; losing the roll costs you only one piece.") + seen;
+    }
+    case "adjust_set":
+      return {
+        add: "Their dice grow stronger, but they have one more piece at stake.",
+        remove: "Their dice grow weaker, and they have one piece fewer at stake.",
+        none: "The round goes on as both sides set it.",
+      }[action.change] || "";
+    case "choose_difficulty":
+      return "A harder check grants more ranks if it succeeds, but fails more often.";
+    default:
+      return "";
+  }
+}

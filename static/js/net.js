@@ -82,23 +82,62 @@ export function connectMatch(matchId, { onMessage, onStatus, lastVersion, specta
 // gap or a 409 answered by asking for a fresh snapshot, a 404 stopping the socket,
 // chat messages handed to `onChat`, rematch news to `onRematch`, and the connection
 // state kept in the store.
-export function followMatch(matchId, store, { applyView, onSnapshot, onAck, onError, onChat, onRematch, spectator = false }) {
+// Updates may be paced: `holdFor(update, before)` (optional) says how long `update` waits
+// after `before`, the update drawn last, was drawn (a bot's steps, each seen for a moment).
+const MOST_WAITING = 6;  // more updates waiting than this are drawn at once: the page catches up
+
+export function followMatch(matchId, store, {
+  applyView, onSnapshot, onAck, onError, onChat, onRematch, holdFor = null, spectator = false,
+}) {
   let net = null;
+  const waiting = [];            // updates received, not yet drawn, oldest first
+  let drawn = null, drawnAt = 0, timer = 0;
+
+  function draw(update) {
+    applyView(update, update.entries || [], true);
+    drawn = update;
+    drawnAt = performance.now();
+  }
+
+  function pump() {
+    clearTimeout(timer);
+    timer = 0;
+    while (waiting.length) {
+      const wait = holdFor ? drawnAt + holdFor(waiting[0], drawn) - performance.now() : 0;
+      if (wait > 0 && waiting.length <= MOST_WAITING) { timer = setTimeout(pump, wait); return; }
+      draw(waiting.shift());
+    }
+  }
+
+  function drawAllWaiting() {
+    while (waiting.length) draw(waiting.shift());
+    clearTimeout(timer);
+    timer = 0;
+  }
+
   function onMessage(message) {
     const current = store.view;
+    // The last version received, drawn or still waiting its turn.
+    const received = waiting.length ? waiting[waiting.length - 1].version : current && current.version;
     switch (message.type) {
       case "snapshot":
+        waiting.length = 0;  // the snapshot holds all of them
+        clearTimeout(timer);
+        timer = 0;
         applyView(message, message.missed || [], Boolean(current));
+        drawn = null;
         if (onSnapshot) onSnapshot(message);
         break;
       case "update": {
-        if (current && message.version <= current.version) return;
+        if (current && message.version <= received) return;
         const entries = message.entries || [];
-        if (current && entries.length && entries[0].version > current.version + 1) {
-          net.sync(current.version);  // a gap: ask for a snapshot with what was missed
+        if (current && entries.length && entries[0].version > received + 1) {
+          drawAllWaiting();
+          net.sync(store.view.version);  // a gap: ask for a snapshot with what was missed
           return;
         }
-        applyView(message, entries, true);
+        waiting.push(message);
+        pump();
         break;
       }
       case "ack":

@@ -6,10 +6,12 @@
 import { createSpeaker } from "./announce.js";
 import { figureIcon, hasArt } from "./art.js";
 import { showRolls } from "./dice.js";
-import { gmButtonLabel } from "./gm-words.js";
+import { gmButtonLabel, waitingWords } from "./gm-words.js";
 import { createMotion } from "./motion.js";
 import { bestSpot } from "./placement.js";
+import { ratingChangeWords } from "./ratings.js";
 import { describeEntry } from "./log.js";
+import { choiceWhy } from "./narrative.js";
 import { rendererFor } from "./renderers.js";
 import { emblemOf, monograms } from "./renderers/board-draw.js";
 import {
@@ -17,6 +19,7 @@ import {
 } from "./state.js";
 
 export const RENDER_MEASURE = "dejarik-render";
+const DICE_POPUP_MS = 6000;  // how long settled dice stay popped up over a phone's page
 
 // Legend headings short enough for the side column.
 const SHORT_WORDS = { attack: "Att", defense: "Def", defence: "Def", movement: "Move", actions: "Acts" };
@@ -40,11 +43,13 @@ export function createRenderer(root, store) {
     banner: $("#banner"), buttons: $("#buttons"), menu: $("#choice-menu"), odds: $("#odds"), attack: $("#attack-confirm"),
     dice: $("#dice-tray"), legend: $("#legend"), legendTitle: $("#legend-title"), lost: $("#lost"), log: $("#log"), announce: $("#announce"),
     error: $("#error"), role: $("#role"), invites: $("#invites"), after: $("#after-match"),
+    ratings: $("#rating-changes"),
   };
   let renderer = null, rendererKind = null;
   const motion = createMotion(parts.board);
   const speaker = createSpeaker(parts.announce);
   let frame = 0, renderCount = 0;
+  let logAtEnd = true;  // the log is scrolled to its newest line (or has no scroll)
   let shownRolls = null, loggedCount = 0, logToScroll = false, legendKey = "", lostKey = "", buttonsKey = "", menuKey = "";
   let lastClassified = { board: new Map(), reserve: new Map(), buttons: [] };
 
@@ -95,10 +100,16 @@ export function createRenderer(root, store) {
   // so the browser lays the page out once per render, not once per panel.
   function fitBoard() {
     const svg = parts.board.querySelector("svg.board");
-    const tray = svg && parts.board.querySelector(".reserve-tray:not([hidden])");
-    const top = svg ? svg.getBoundingClientRect().top + window.scrollY : 0;
-    // The tray under the board (pieces to place, captured pieces) stays in view too.
-    const below = tray ? tray.getBoundingClientRect().height + 8 : 0;
+    const box = svg ? svg.getBoundingClientRect() : null;
+    const top = box ? box.top + window.scrollY : 0;
+    // The last move in words and the tray (pieces to place, captured pieces) under the
+    // board stay in view too; beside the board (setting up on a wide screen) they take no height.
+    const under = (selector) => {
+      const part = svg && parts.board.querySelector(`${selector}:not([hidden])`);
+      const rect = part ? part.getBoundingClientRect() : null;
+      return rect && rect.right > box.left + 1 ? rect.height + 8 : 0;
+    };
+    const below = under(".board-latest") + under(".reserve-tray");
     const logEnd = logToScroll ? parts.log.scrollHeight : null;
     if (logEnd !== null) parts.log.scrollTop = logEnd;
     logToScroll = false;
@@ -113,7 +124,7 @@ export function createRenderer(root, store) {
     const mySeat = you.seat;
     let turn, left = "";
     if (view.status === "waiting") {
-      turn = "Waiting for players: share an invite link below.";
+      turn = waitingWords(view);
     } else if (view.status === "finished") {
       turn = "The match is over.";
     } else if (view.paused) {
@@ -159,6 +170,7 @@ export function createRenderer(root, store) {
       parts.banner.dataset.outcome = result.winner === null || result.winner === undefined ? "draw"
         : seat === result.winner ? "win" : seat !== null && seat !== undefined ? "loss" : "over";
       parts.banner.hidden = false;
+      showRatingChanges(view);
     } else if (view.paused && view.status === "active") {
       text(parts.banner, "Paused by the game master");
       parts.banner.dataset.outcome = "paused";
@@ -166,6 +178,14 @@ export function createRenderer(root, store) {
     } else {
       parts.banner.hidden = true;
     }
+  }
+
+  // A rated match's end: each player's rating change under the banner.
+  function showRatingChanges(view) {
+    if (!parts.ratings) return;
+    const words = ratingChangeWords(view);
+    text(parts.ratings, words.length ? `Ratings: ${words.join("; ")}` : "");
+    parts.ratings.hidden = !words.length;
   }
 
   function renderConnection() {
@@ -190,6 +210,8 @@ export function createRenderer(root, store) {
       const words = gmButtonLabel(store, action) || actionLabel(store, action);
       const label = confirming ? `Really: ${words.toLowerCase()}?` : words;
       const node = button(label, { "data-action-index": String(index), "data-action-type": action.type });
+      const why = choiceWhy(store.view, action);  // eote: what the choice does, and when it is the better one
+      if (why) node.append(Object.assign(document.createElement("small"), { className: "action-why", textContent: why }));
       if (action.type === "resign") node.classList.add("danger");
       if (store.busy) node.disabled = true;
       if (String(action.type).startsWith("gm_")) {
@@ -412,7 +434,9 @@ export function createRenderer(root, store) {
       }
       parts.log.appendChild(item);
     }
-    if (fresh.length) logToScroll = true;  // done with the other reads of the layout (fitBoard)
+    // The newest lines come into view (fitBoard, with the other reads of the layout), unless
+    // the reader has scrolled up the log to read older ones.
+    if (fresh.length && logAtEnd) logToScroll = true;
     // Live entries are spoken; those with dice once the dice stop tumbling (renderRolls).
     const live = fresh.filter((entry) => entry.live);
     speaker.hear(store, live, live.some((entry) => (entry.events || []).some((e) => e.type === "roll")));
@@ -426,7 +450,15 @@ export function createRenderer(root, store) {
     parts.dice.dataset.undone = String(Boolean(rolls && store.undone.includes(rolls.version)));
     if (!rolls || rolls === shownRolls) return;
     shownRolls = rolls;
-    showRolls(parts.dice, store, rolls.events, () => speaker.diceSettled());
+    // Dice just rolled also pop up over the page where their card is out of sight (the
+    // one column of a phone: style.css), until tapped or a few seconds after they settle.
+    const card = parts.dice.closest("section");
+    clearTimeout(card.popupTimer);
+    card.toggleAttribute("data-popup", Boolean(rolls.live));
+    showRolls(parts.dice, store, rolls.events, () => {
+      speaker.diceSettled();
+      card.popupTimer = setTimeout(() => card.removeAttribute("data-popup"), DICE_POPUP_MS);
+    });
   }
 
   function renderInvites(view) {
@@ -438,6 +470,11 @@ export function createRenderer(root, store) {
   }
 
   window.addEventListener("resize", schedule);
+  parts.log.addEventListener("scroll", () => {
+    logAtEnd = parts.log.scrollTop + parts.log.clientHeight >= parts.log.scrollHeight - 8;
+  }, { passive: true });
+  // A tap on the popped-up dice puts them back in their place.
+  parts.dice.closest("section").addEventListener("click", (event) => event.currentTarget.removeAttribute("data-popup"));
 
   return { schedule, renderNow, get classified() { return lastClassified; } };
 }

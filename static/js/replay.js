@@ -10,6 +10,10 @@ import { createStore, humanise, pieceName, rememberNames, seatLabel } from "./st
 import { attachVerifyPanel } from "./verify.js";
 
 const NO_ACTIONS = { board: new Map(), reserve: new Map(), buttons: [] };
+// Drawn, not typed: the media symbols (⏵ ⏸) are missing from many system fonts.
+const ICON = '<svg class="icon" viewBox="0 0 10 10" width="12" height="12" style="vertical-align:-1px" aria-hidden="true" focusable="false">';
+const PLAY_ICON = `${ICON}<path d="M2 1 9 5 2 9z" fill="currentColor"/></svg> `;
+const PAUSE_ICON = `${ICON}<path d="M2 1h2v8H2zM6 1h2v8H6z" fill="currentColor"/></svg> `;
 const root = document.getElementById("replay");
 const matchId = root.dataset.matchId;
 const $ = (selector) => root.querySelector(selector);
@@ -136,8 +140,12 @@ function renderLog() {
     else item.removeAttribute("aria-current");
     item.dataset.after = String(v > replay.version);
   }
+  // The current step in view within the log, never scrolling the page away from the board.
   const current = parts.log.querySelector("[aria-current]");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {
+    const box = current.getBoundingClientRect(), frame = parts.log.getBoundingClientRect();
+    if (box.top < frame.top || box.bottom > frame.bottom) parts.log.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
+  }
 }
 
 function render() {
@@ -152,7 +160,7 @@ function render() {
   renderer.update(store, NO_ACTIONS, new Map());
   const entry = store.entries.find((e) => e.version === replay.version);
   text(parts.turn, turnWords(view));
-  text(parts.position, `Version ${replay.version} of ${replay.latest}`);
+  text(parts.position, `Step ${replay.version} of ${replay.latest}`);
   const over = resultWords(view.result, view);
   text(parts.banner, over);
   parts.banner.hidden = !over;
@@ -163,17 +171,30 @@ function render() {
   text(parts.hidden, secrets.length ? `Hidden at the time: ${secrets.map((s) => `${seatLabel(view, s.seat)} had chosen ${JSON.stringify(s.chosen)}`).join("; ")}` : "");
   parts.hidden.hidden = !secrets.length;
   renderLog();
-  parts.play.textContent = replay.playing ? "⏸ Pause" : "▶ Play";
-  parts.play.setAttribute("aria-label", replay.playing ? "Pause" : "Play");
+  const playWords = replay.playing ? "Pause" : "Play";
+  if (parts.play.textContent.trim() !== playWords) parts.play.innerHTML = `${replay.playing ? PAUSE_ICON : PLAY_ICON}${playWords}`;
+  parts.play.setAttribute("aria-label", playWords);
   parts.scrub.max = String(replay.latest);
   parts.scrub.value = String(replay.version);
   parts.link.href = `?v=${replay.version}`;
   root.dataset.version = String(replay.version);
   text(parts.error, store.error || "");
   parts.error.hidden = !store.error;
+  fitBoard();
+}
+
+// The board as large as the room left under it in the window (CSS reads --board-room),
+// as on the match page: the whole position shows without scrolling.
+function fitBoard() {
+  const svg = parts.board.querySelector("svg.board");
+  if (!svg) return;
+  const top = svg.getBoundingClientRect().top + window.scrollY;
+  const room = `${Math.max(240, Math.floor(window.innerHeight - top - 8))}px`;
+  if (root.style.getPropertyValue("--board-room") !== room) root.style.setProperty("--board-room", room);
 }
 
 store.subscribe(render);
+window.addEventListener("resize", render);
 
 // --- moving through the match -------------------------------------------------
 

@@ -91,6 +91,7 @@ export function seatName(view, seat) {
 export function seatLabel(view, seat) {
   const row = (view.seats || []).find((s) => s.seat === seat);
   const name = seatName(view, seat);
+  if (row && row.npc) return `${name} (the game master, as an NPC)`;  // not its player, who watches
   return row && row.player ? `${name} (${row.player.name})` : name;
 }
 
@@ -100,6 +101,35 @@ export function latestRolls(entries, live) {
   for (let i = entries.length - 1; i >= 0; i--) {
     const events = entries[i].events || [];
     if (events.some((e) => e.type === "roll")) return { version: entries[i].version, events, live };
+  }
+  return null;
+}
+
+const isBoardSpace = (s) => typeof s === "string" && /^(C|[AB]([1-9]|1[0-2]))$/.test(s);
+
+// The two spaces of the last move or attack, as lichess marks the last move:
+// {from, to}, or null when nothing has moved yet. Read from the log and the pieces'
+// places now (never from a click), so a reload marks the same spaces. An attack's
+// events name pieces, not spaces: where its two pieces stood is found by walking the
+// later events back (a push moved one, a kill took one off) from where they stand now.
+// `version`: the version the pieces are at (a replay's log runs past it).
+export function lastMarks(entries, pieces, version = Infinity) {
+  const at = new Map((pieces || []).filter((p) => p.at).map((p) => [p.id, p.at]));
+  for (let i = (entries || []).length - 1; i >= 0; i--) {
+    if (entries[i].version > version) continue;
+    const events = entries[i].events || [];
+    for (let j = events.length - 1; j >= 0; j--) {
+      const event = events[j];
+      if (event.type === "move" && isBoardSpace(event.from) && isBoardSpace(event.to)) return { from: event.from, to: event.to };
+      if (event.type === "attack" && at.has(event.piece) && at.has(event.target)) {
+        return { from: at.get(event.piece), to: at.get(event.target) };
+      }
+      // Before this event, the piece stood where it came from (a push) or where it fell (a kill).
+      if (event.piece === undefined) continue;
+      if (isBoardSpace(event.from)) at.set(event.piece, event.from);
+      else if (isBoardSpace(event.at)) at.set(event.piece, event.at);
+      else if (event.type === "place") at.delete(event.piece);
+    }
   }
   return null;
 }

@@ -5,6 +5,7 @@
 import { showRolls } from "./dice.js";
 import { createSpeaker } from "./announce.js";
 import { describeEntry } from "./log.js";
+import { waitingWords } from "./gm-words.js";
 import { followMatch } from "./net.js";
 import { rendererFor } from "./renderers.js";
 import { stepWords } from "./renderers/eote.js";
@@ -18,6 +19,7 @@ const matchId = root.dataset.matchId;
 const parts = {
   board: document.getElementById("tv-board"),
   turn: document.getElementById("tv-turn"),
+  join: document.getElementById("tv-join"),
   connection: document.getElementById("tv-connection"),
   banner: document.getElementById("tv-banner"),
   roll: document.getElementById("tv-roll"),
@@ -57,6 +59,7 @@ function render() {
     if (node.getAttribute("role") === "button") node.setAttribute("role", "img");
   }
   renderTurn(view);
+  renderJoin(view);
   renderLog();
   renderRoll();
   fitScreen();
@@ -118,7 +121,7 @@ function renderConnection() {
 function renderTurn(view) {
   const state = view.state || {};
   let turn;
-  if (view.status === "waiting") turn = "Waiting for players to sit down.";
+  if (view.status === "waiting") turn = waitingWords(view, { table: true });
   else if (view.status === "finished") turn = "The match is over.";
   else if (view.paused) turn = "Paused.";
   else if (state.kind === "eote") turn = stepWords(view).filter(Boolean).join(": ");
@@ -144,6 +147,15 @@ function renderTurn(view) {
     text(parts.banner, banner);
     parts.banner.dataset.outcome = outcome;
   }
+}
+
+// The QR code of the first open seat's invite, while the match has one to fill.
+function renderJoin(view) {
+  const open = view.status === "finished" ? null : (view.seats || []).find((s) => !s.player && !s.npc);
+  for (const invite of parts.join.querySelectorAll("[data-invite-seat]")) {
+    invite.hidden = !open || invite.dataset.inviteSeat !== String(open.seat);
+  }
+  parts.join.hidden = !open;
 }
 
 function renderLog() {

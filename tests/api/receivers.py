@@ -22,10 +22,12 @@ DELIVERY_WITHIN_S = 2.0
 class WebhookReceiver:
     """Takes JSON POSTs on any path, at ``host`` (any 127.x address) and ``port`` (a
     free one unless given), and keeps each request's ``Host`` header. ``fail_first``
-    requests are answered 500; while ``hold`` is set, requests are read and then left
-    unanswered."""
+    requests are answered ``fail_status`` (500); while ``hold`` is set, requests are read
+    and then left unanswered."""
 
-    def __init__(self, fail_first: int = 0, host: str = "127.0.0.1", port: int | None = None) -> None:
+    def __init__(
+        self, fail_first: int = 0, host: str = "127.0.0.1", port: int | None = None, fail_status: int = 500
+    ) -> None:
         self.received: list[tuple[str, dict[str, Any], int]] = []  # (path, body, status answered)
         self.host_headers: list[str] = []
         self.fail_first = fail_first
@@ -41,8 +43,8 @@ class WebhookReceiver:
                     receiver.received.append((self.path, body, 0))
                     receiver.release.wait(60)
                     return
-                status = 500 if receiver.fail_first > 0 else 204
-                receiver.fail_first -= status == 500
+                status = fail_status if receiver.fail_first > 0 else 204
+                receiver.fail_first -= status == fail_status
                 receiver.received.append((self.path, body, status))
                 self.send_response(status)
                 self.send_header("Content-Length", "0")

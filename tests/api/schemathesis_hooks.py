@@ -21,7 +21,9 @@ STATE_REFUSALS = {
     # "422 bot unknown or not for this ruleset": "bot: kelly-club plays kelly, not simeone".
     "POST /api/v1/matches/{match_id}/bots": re.compile(r"bot: \S+ plays \S+, not \S+$"),
     # README's "422 for private or loopback addresses", and hosts DNS does not know.
-    "PUT /api/v1/players/me/notifications": re.compile(r"webhook_url: .*(does not resolve|private)"),
+    "PUT /api/v1/players/me/notifications": re.compile(
+        r"That address cannot be reached.*(no host called|private)"
+    ),
 }
 """Each operation, and the refusals by the server's state it may answer schema-valid data."""
 

@@ -4,7 +4,9 @@ test clock in the app's state (``app.state.now``) instead of waiting."""
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from datetime import datetime, timedelta
 
 from app.rules import get_ruleset
@@ -153,3 +155,54 @@ async def test_held_a_draw_offer_and_its_refusal_keep_the_deadline_and_the_claim
         assert claimed.status_code == status, (late_by, claimed.text)
     end = await view(client, match["id"])
     assert end["result"]["winner"] == waiting and "ran out of time" in end["result"]["reason"]
+
+
+async def test_the_match_forms_offer_the_clock_in_minutes_and_days_and_send_seconds(client):
+    """Issue 31: the new-match form chooses the clock from presets (live: 5, 10, 30 minutes;
+    correspondence: 1, 3, 7 days) or another time in minutes, hours or days, never a
+    number of seconds; the API still counts seconds. The GM's options form shows a
+    match's clock the same way."""
+    kessa = await new_player(client, "Kessa")
+    cookie = {"Cookie": f"dejarik_token={kessa['token']}"}
+    home = html.unescape((await client.get("/", headers=cookie)).text)
+    for words in (
+        "No clock",
+        *(f"{t} a move" for t in ("5 minutes", "10 minutes", "30 minutes")),
+        *(f"{t} a move" for t in ("1 day", "3 days", "7 days")),
+        "Another time…",
+    ):
+        assert f">{words}</option>" in home, words
+    assert 'name="options.kelly.clock.per_move_s"' not in home and "Per move s" not in home
+    for form, seconds in (
+        ({"preset": "259200"}, 3 * 24 * 3600),
+        ({"preset": "300"}, 300),
+        ({"preset": "custom", "amount": "90", "unit": "minutes"}, 90 * 60),
+        ({"preset": "custom", "amount": "2", "unit": "days"}, 2 * 24 * 3600),
+        ({"preset": ""}, None),
+    ):
+        fields = {f"options.kelly.clock.{key}": value for key, value in form.items()}
+        created = await client.post(
+            "/matches", data={"ruleset": "kelly", "seat": "0", **fields}, headers=cookie
+        )
+        assert created.status_code == 303, created.text
+        match_id = created.headers["location"].rsplit("/", 1)[1]
+        clock = (await view(client, match_id))["options"]["clock"]
+        assert clock == ({"per_move_s": seconds} if seconds else None), form
+
+    for amount, unit in (("0", "minutes"), ("31", "days"), ("soon", "hours")):  # refused in words
+        fields = {"preset": "custom", "amount": amount, "unit": unit}
+        data = {"ruleset": "kelly", "seat": "0", **{f"options.kelly.clock.{k}": v for k, v in fields.items()}}
+        refused = await client.post("/matches", data=data, headers=cookie)
+        assert refused.status_code == 422
+        assert "The clock must be a number of minutes, hours or days" in html.unescape(refused.text)
+        assert "per_move_s" not in refused.text
+
+    created = await client.post(
+        "/api/v1/matches",
+        json={"ruleset": "eote", "seat": None, "options": {"clock": {"per_move_s": 5400}}},
+        headers=kessa["headers"],
+    )
+    gm_page = (await client.get(f"/matches/{created.json()['id']}", headers=cookie)).text
+    assert re.search(r'<option value="custom" selected>', gm_page)
+    assert re.search(r'name="options.clock.amount"[^>]*value="90"', gm_page)
+    assert re.search(r'<option value="minutes" selected>minutes</option>', gm_page)

@@ -121,6 +121,8 @@ async def test_a_hidden_setting_stays_hidden_in_the_words_of_its_undo(client):
     own = (await log(client, table.id, table.players[seat]))[-1]["events"][0]["text"]
     assert "set piece" in own.lower()
     assert "set piece" not in other.lower() and "hidden" in other.lower(), other
+    # Named by whose step it was, not by the placeholder the log shows for it (issue 31).
+    assert other.endswith("'s last hidden step") and "choosing" not in other and "#" not in other, other
 
 
 async def test_websocket_updates_carry_the_words_for_each_viewer(client, live_server):

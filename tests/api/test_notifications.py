@@ -499,3 +499,83 @@ async def test_m1_a_mail_cut_off_by_the_deadline_is_not_sent_twice(tmp_path):
     finally:
         server.stop()
         slow.close()
+
+
+# --- "Send a test" and plain refusals (issue 31, item 9) ------------------------------
+
+
+async def test_a_test_notice_reaches_the_webhook_through_the_outbox_and_says_it_was_sent(
+    notifying_server, receiver
+):
+    async with httpx.AsyncClient(base_url=notifying_server.url, timeout=30) as http:
+        player = await listening(http, "Kessa", receiver)
+        answer = await http.post("/api/v1/players/me/notifications/test", headers=player["headers"])
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["outcome"] == "sent"
+        assert answer.json()["message"].startswith("Sent — check your channel")
+        (notice,) = receiver.bodies(player["path"], status=204)  # there when the answer came
+        assert notice["event"] == "webhook_test" and notice["match"] is None
+        assert notice["content"].startswith("A test from Dejarik") and notice["content"].endswith(SITE)
+        assert notice["allowed_mentions"] == {"parse": []}
+
+
+async def test_a_test_to_a_webhook_that_refuses_it_says_what_it_answered_and_is_tried_once(
+    notifying_server,
+):
+    missing = WebhookReceiver(fail_first=100, fail_status=404)
+    try:
+        async with httpx.AsyncClient(base_url=notifying_server.url, timeout=30) as http:
+            player = await listening(http, "Rook", missing)
+            answer = await http.post("/api/v1/players/me/notifications/test", headers=player["headers"])
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["outcome"] == "failed"
+            assert answer.json()["message"].startswith("Your webhook answered 404 (Not Found)")
+            await asyncio.sleep(1.0)  # past the first retry's wait (0.2 s): a test is not retried
+            assert [status for _, _, status in missing.received] == [404]
+
+            nobody = {"webhook_url": f"http://127.0.0.1:{free_port()}/hook", "email": None}
+            saved = await http.put("/api/v1/players/me/notifications", json=nobody, headers=player["headers"])
+            assert saved.status_code == 200, saved.text
+            answer = await http.post("/api/v1/players/me/notifications/test", headers=player["headers"])
+            assert answer.json()["outcome"] == "failed"
+            assert answer.json()["message"].startswith("That address cannot be reached")
+    finally:
+        missing.close()
+
+
+async def test_a_test_needs_a_saved_webhook_and_is_rate_limited(notifying_server, receiver):
+    async with httpx.AsyncClient(base_url=notifying_server.url, timeout=30) as http:
+        player = await new_player(http, "Lando")
+        test = "/api/v1/players/me/notifications/test"
+        refused = await http.post(test, headers=player["headers"])
+        assert refused.status_code == 409 and "Save a webhook address first" in refused.json()["detail"]
+        assert (await http.post(test)).status_code == 401
+        player = await listening(http, "Lobot", receiver)
+        for _ in range(3):  # WEBHOOK_TESTS_PER_MINUTE
+            assert (await http.post(test, headers=player["headers"])).json()["outcome"] == "sent"
+        limited = await http.post(test, headers=player["headers"])
+        assert limited.status_code == 429 and int(limited.headers["Retry-After"]) >= 1
+        assert limited.json()["detail"] == "At most 3 tests a minute: try again in a moment."
+        assert len(receiver.bodies(player["path"])) == 3
+
+
+async def test_a_refused_webhook_address_is_said_in_plain_words(client):
+    """The settings page shows the refusal as it comes: words, not ``webhook_url: …``."""
+    player = await new_player(client, "Kessa")
+    unreachable = "That address cannot be reached"
+    for url, words in (
+        (
+            "https://no-such-host.invalid/hook",
+            f"{unreachable}: no host called 'no-such-host.invalid'",
+        ),
+        (
+            "http://127.0.0.1:8080/hook",
+            f"{unreachable} from this server: '127.0.0.1' is a private",
+        ),
+        ("ftp://example.org/hook", "A webhook address starts with https:// (or http://)"),
+    ):
+        body = {"webhook_url": url, "email": None}
+        response = await client.put("/api/v1/players/me/notifications", json=body, headers=player["headers"])
+        assert response.status_code == 422, response.text
+        assert response.json()["detail"].startswith(words), response.text
+        assert response.json()["field"] == "webhook_url"

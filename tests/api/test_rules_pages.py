@@ -32,13 +32,15 @@ async def test_every_ruleset_has_a_rules_page_with_its_aim_turn_and_options(clie
         for part in ("The aim", "A turn, step by step", "Combat", "Winning", "Options"):
             assert part in text, (ruleset.id, part)
         # Every option of the ruleset's schema is explained, by the name the options
-        # form gives it, with its own description.
+        # form gives it, with the form's description (the clock's in players' units, the
+        # API's "null is untimed" kept for the API).
         schema = ruleset.options_schema.model_json_schema()
-        labels = {f.name.rsplit(".", 1)[-1]: f.label for f in option_fields(schema, "")}
-        for name, field in schema["properties"].items():
-            assert f"<dt>{labels[name]}" in text, (ruleset.id, name)
-            if "description" in field:
-                assert field["description"] in text, (ruleset.id, name)
+        fields = {f.name.rsplit(".", 1)[-1]: f for f in option_fields(schema, "", ruleset.seat_names)}
+        for name in schema["properties"]:
+            assert f"<dt>{fields[name].label}" in text, (ruleset.id, name)
+            assert fields[name].description in text, (ruleset.id, name)
+        options = re.search(r'<dl class="option-help".*?</dl>', text, re.S).group(0)
+        assert not re.search(r"\bnull\b|default: |\b(True|False)\b", options), (ruleset.id, options)
 
 
 async def test_the_creatures_and_their_numbers_come_from_the_code(client):
@@ -78,3 +80,27 @@ async def test_an_unknown_ruleset_is_a_404_naming_the_known_ones(client):
     response = await client.get("/rules/holochess")
     assert response.status_code == 404
     assert "There is no ruleset" in html.unescape(response.text) and "kelly" in response.text
+
+
+async def test_the_eote_rules_say_what_each_choice_does_and_why_one_might_pick_it(client):
+    """Issue 31, item 10: the eote rules page explains its words (pieces, destiny points,
+    setting) and each choice with its reason, not only the pools; and its dice in words."""
+    text = html.unescape((await client.get("/rules/eote")).text)
+    for words in (
+        "pieces are their destiny points",
+        "Each piece set makes that side's dice stronger",
+        "set pieces are at stake",
+        "A side that set nothing loses only one piece",
+        "Primary: their Cunning and Dejarik Defence ranks",
+        "better for a cunning or trained defender",
+        "Secondary: their Presence alone (ranks do not count)",
+        "better when Presence is their best",
+        "Primary: their Intellect and Dejarik Attack ranks",
+        "better when Willpower is their best",
+        "green ability dice (d8)",
+        "purple difficulty dice (d8)",
+        "Successes (★) cancel failures (✖)",
+        "beyond their threshold",
+        "Setting pieces is a wager",
+    ):
+        assert words in text, words

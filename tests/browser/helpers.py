@@ -65,6 +65,17 @@ def table_ready(page: Page, server, match_id: str) -> None:
     expect(page.locator("#tv-roll")).not_to_have_attribute("data-state", "rolling")
 
 
+def gm_control(server, match_id: str, gm: dict[str, str], kind: str, **fields: Any) -> None:
+    """The GM sends one of their listed controls over REST, as its own REST client would."""
+    listed = rest_view(server, match_id, gm)
+    control = next(
+        a
+        for a in listed["legal_actions"]
+        if a["type"] == kind and all(a.get(k) == v for k, v in fields.items())
+    )
+    rest_act(server, match_id, gm, control, listed["version"])
+
+
 def resize(page: Page, width: int, height: int) -> None:
     """Resize the window and wait until the page has drawn itself at the new size: two
     frames after the resize event, the page's own render (on the first) is done."""
@@ -90,7 +101,7 @@ def open_new_match_form(page: Page) -> None:
 
 def replay_ready(page: Page, version: int, latest: int) -> None:
     """The replay shows ``version`` of ``latest``, with that step's dice at rest."""
-    expect(page.locator("#position")).to_have_text(f"Version {version} of {latest}")
+    expect(page.locator("#position")).to_have_text(f"Step {version} of {latest}")
     expect(page.locator("#replay")).to_have_attribute("data-version", str(version))
     expect(page.locator("#dice-tray")).not_to_have_attribute("data-state", "rolling")
 
@@ -232,6 +243,19 @@ def dice_shown(page: Page) -> dict:
     )
 
 
+def rest_play_to_an_attack(server, match_id: str, players: list[dict[str, str]], within: int = 120) -> int:
+    """Both seats play over REST (as from their phones), attacks preferred, until an attack
+    is made: the match's version after it."""
+    for _ in range(within):
+        seat = rest_view(server, match_id)["to_act"][0]
+        mine = rest_view(server, match_id, players[seat])
+        action = aggressive_choice(mine)
+        rest_act(server, match_id, players[seat], action, mine["version"])
+        if action["type"] == "attack":
+            return mine["version"] + 1
+    raise AssertionError(f"no attack came within {within} actions")
+
+
 def random_play(server, match_id: str, players: list[dict[str, str]], steps: int, seed: int) -> None:
     """Seeded random play over REST (attacks preferred) for ``steps`` actions or to the end."""
     rng = random.Random(seed)
@@ -255,3 +279,16 @@ def inside_window(page: Page, selector: str) -> bool:
                       && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; }""",
         selector,
     )
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two computed CSS colours, ``rgb(r, g, b)``."""
+
+    def luminance(colour: str) -> float:
+        inside = colour[colour.index("(") + 1 : colour.index(")")]
+        channels = [int(float(c)) / 255 for c in inside.split(",")[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

@@ -1,13 +1,13 @@
 """The match page's chat panel in real browsers: live delivery to the other player,
-text shown as text, the length limit, quick phrases, muting, and a spectator kept
-out of the players' channel. (tests/api/test_chat.py runs the same rules on both
-databases.)"""
+text shown as text, the length limit, quick phrases, muting, a spectator kept out of
+the players' channel, and a badge for messages that arrive out of sight.
+(tests/api/test_chat.py runs the same rules on both databases.)"""
 
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import join_match, new_match, new_player, signed_in
+from tests.browser.conftest import REST, auth, join_match, new_match, new_player, signed_in
 
 
 def match_page(context, server, match_id: str) -> Page:
@@ -125,3 +125,31 @@ def test_a_spectator_talks_with_spectators_and_is_refused_in_the_players_channel
     for page in (leia, chewie):
         expect(page.locator("[data-chat-channel]")).to_have_count(0)
         expect(chat_lines(page)).to_have_text(["Good game"])
+
+
+def test_a_message_out_of_sight_is_badged_until_the_chat_is_shown(web_server, new_context, artifacts):
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    match_id, (leia, chewie) = players_at_a_match(web_server, new_context, **phone)
+    token = next(c["value"] for c in leia.context.cookies() if c["name"] == "dejarik_token")
+    title = leia.title()
+    # Leia looks at the board; the chat is far below it, out of sight.
+    leia.evaluate("() => window.scrollTo(0, 0)")
+    chewie.locator("#chat [data-chat-phrase='Your move']").click()
+    badge = leia.locator("[data-chat-badge]")
+    expect(badge).to_have_text("Chat: 1 new message")
+    expect(leia).to_have_title(f"(1) {title}")
+    expect(badge).to_be_in_viewport(ratio=1)
+    chewie.locator("#chat [data-chat-phrase='Good game']").click()
+    expect(badge).to_have_text("Chat: 2 new messages")
+    leia.screenshot(path=artifacts / "issue31" / "chat-badge-390x844.png")
+    # Her own message (sent from her other device) is no news to her.
+    url = f"{web_server.url}/api/v1/matches/{match_id}/chat"
+    REST.post(url, json={"text": "Back soon"}, headers=auth({"token": token})).raise_for_status()
+    expect(chat_lines(leia)).to_have_count(3)
+    expect(badge).to_have_text("Chat: 2 new messages")
+    # A tap on the badge brings the chat into view, and the news is read.
+    badge.tap()
+    expect(badge).to_be_hidden()
+    expect(leia).to_have_title(title)
+    expect(chat_lines(leia).last).to_be_in_viewport()
+    assert leia.js_errors == [] and chewie.js_errors == []

@@ -4,6 +4,7 @@ the board's countdown, presence at the table, and a claim of the win on time."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 import httpx
@@ -11,7 +12,7 @@ from playwright.sync_api import expect
 
 from app.models import utcnow
 from app.rules.base import COMMON_ACTION_TYPES
-from tests.api.receivers import SmtpSink
+from tests.api.receivers import SmtpSink, WebhookReceiver
 from tests.browser.conftest import auth, join_match, new_player, rest_act, rest_view, signed_in
 
 
@@ -104,6 +105,43 @@ def test_notification_settings_in_the_browser(web_server, new_context):
     finally:
         settings.smtp_url = ""
         smtp.close()
+
+
+def test_send_a_test_to_the_webhook_and_read_what_happened(web_server, new_context, artifacts):
+    """Issue 31: "Send a test" posts a test notice to the saved webhook (a real receiver)
+    and says what became of it in words: sent, or what the webhook answered."""
+    settings = web_server.server.config.app.state.settings  # the notifier's too
+    settings.webhook_allow_private = True  # the receivers are on 127.0.0.1
+    channel, gone = WebhookReceiver(), WebhookReceiver(fail_first=100, fail_status=404)
+    try:
+        kessa = new_player(web_server, "Kessa")
+        page = signed_in(new_context(viewport={"width": 1366, "height": 768}), web_server, kessa).new_page()
+        page.goto(web_server.url + "/settings")
+        expect(page.locator("[data-webhook-test]")).to_be_hidden()  # nothing saved to test yet
+        page.fill("input[name='webhook_url']", channel.url + "/kessa")
+        page.click("#notifications-form button[type='submit']")
+        expect(page.locator("#notifications-status")).to_contain_text("Saved")
+        page.click("[data-webhook-test]")
+        result = page.locator("[data-webhook-test-result]")
+        expect(result).to_have_text(re.compile(r"^Sent — check your channel"))
+        (notice,) = channel.bodies("/kessa")
+        assert notice["event"] == "webhook_test" and notice["content"].startswith("A test from Dejarik")
+        out = artifacts / "issue31"
+        out.mkdir(exist_ok=True)
+        page.screenshot(path=out / "settings-webhook-test-sent-1366x768.png")
+
+        # A changed address is saved first, then tested; a refusal says what the webhook answered.
+        page.fill("input[name='webhook_url']", gone.url + "/deleted")
+        page.click("[data-webhook-test]")
+        expect(result).to_have_text(re.compile(r"^Your webhook answered 404 \(Not Found\)"))
+        assert [status for _, _, status in gone.received] == [404]
+        page.set_viewport_size({"width": 390, "height": 844})
+        result.scroll_into_view_if_needed()
+        page.screenshot(path=out / "settings-webhook-test-404-390x844.png")
+    finally:
+        settings.webhook_allow_private = False
+        channel.close()
+        gone.close()
 
 
 def test_the_board_counts_down_shows_who_is_here_and_a_claim_wins_on_time(web_server, new_context, artifacts):

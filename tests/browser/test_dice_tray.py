@@ -1,13 +1,19 @@
 """The dice tray shows the latest roll to every page that opens after it (a reload, a
 player who joins late, a spectator) just as the live update showed it; a draft's many
-one-die rolls share a row per player."""
+one-die rolls share a row per player; dice rolled live come into view, on a phone too."""
 
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
-from tests.browser.helpers import aggressive_choice, dice_shown, wait_for_version
+from tests.browser.conftest import join_match, new_match, new_player, signed_in
+from tests.browser.helpers import (
+    dice_shown,
+    inside_window,
+    match_page_ready,
+    rest_play_to_an_attack,
+    wait_for_version,
+)
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -38,16 +44,7 @@ def test_the_tray_after_a_reload_equals_the_tray_before(web_server, new_context,
     expect(page.locator("#dice-tray")).to_contain_text("First player")
 
     # Play over REST (as from a phone) until an attack rolls; the page follows live.
-    for _ in range(120):
-        seat = rest_view(web_server, match_id)["to_act"][0]
-        mine = rest_view(web_server, match_id, players[seat])
-        action = aggressive_choice(mine)
-        rest_act(web_server, match_id, players[seat], action, mine["version"])
-        if action["type"] == "attack":
-            break
-    else:
-        raise AssertionError("no attack came within 120 actions")
-    wait_for_version(page, mine["version"] + 1)
+    wait_for_version(page, rest_play_to_an_attack(web_server, match_id, players))
     live = tray(page)
     assert live["dice"] and live["outcome"], live
     assert live["dice"] == live["faces"]
@@ -77,3 +74,34 @@ def test_a_draft_s_one_die_rolls_share_a_row_per_player(web_server, new_context,
     expected = [f"d8:{r['dice'][0]['face']}" for seat in (0, 1) for r in draft if r["seat"] == seat]
     assert shown["dice"][: len(draft)] == expected
     page.screenshot(path=artifacts / "dice-tray-draft.png")
+
+
+def test_the_dice_of_an_attack_come_into_view_on_a_phone_and_a_laptop(web_server, new_context, artifacts):
+    blue, red = new_player(web_server, "Leia"), new_player(web_server, "Chewie")
+    match_id = new_match(web_server, blue)
+    join_match(web_server, red, match_id)
+    players = [blue, red]
+    pages = {}
+    for width, height in ((390, 844), (1366, 768)):
+        phone = width < 500
+        context = new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+        pages[width] = signed_in(context, web_server, blue).new_page()
+        pages[width].goto(f"{web_server.url}/matches/{match_id}")
+        match_page_ready(pages[width])
+
+    # Both sides play over REST (as from their phones) until an attack; the pages follow live.
+    attacked = rest_play_to_an_attack(web_server, match_id, players)
+    for width, page in pages.items():
+        wait_for_version(page, attacked)
+        shown = dice_shown(page)
+        assert shown["dice"] and shown["outcome"], shown
+        # On screen without scrolling: on the phone they pop up over the foot of the page.
+        assert inside_window(page, "#dice-tray .outcome"), f"the outcome is off screen at {width}"
+        assert inside_window(page, "#dice-tray .roll"), f"the dice are off screen at {width}"
+        height = page.viewport_size["height"]
+        page.screenshot(path=artifacts / "issue31" / f"kelly-attack-dice-{width}x{height}.png")
+    # A tap puts the phone's dice back in their card, below the board.
+    phone = pages[390]
+    phone.locator(".dice-card").tap()
+    expect(phone.locator(".dice-card")).not_to_have_attribute("data-popup", "")
+    assert not inside_window(phone, "#dice-tray .outcome")

@@ -10,12 +10,23 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from app.rules.base import COMMON_ACTION_TYPES
-from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
-from tests.browser.helpers import acting_page, aggressive_choice, view, wait_for_version
+from tests.browser.conftest import (
+    REST,
+    auth,
+    join_match,
+    new_match,
+    new_player,
+    rest_act,
+    rest_view,
+    signed_in,
+)
+from tests.browser.helpers import acting_page, aggressive_choice, gm_control, resize, view, wait_for_version
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 TV = {"width": 1920, "height": 1080}
+LAPTOP = {"width": 1366, "height": 768}
+PHONE_390 = {"width": 390, "height": 844}
 SHAPES = {
     "boost": "square",
     "setback": "square",
@@ -364,7 +375,9 @@ def test_the_table_view_of_an_eote_match_shows_piles_and_the_roll_large(web_serv
     assert rolled, "no roll within 20 decisions"
     check_roll_shown(tv, rolled)
     die = tv.locator(".eote-roll .ndice.rolled .ndie-shape").first.bounding_box()
-    assert die["width"] >= 80, "the dice are drawn large"
+    # Large from a couch: the page scales the whole screen to fit what it holds (76-90 px
+    # here, by the log's length); the match page draws them 45 px (2.8rem).
+    assert die["width"] >= 64, "the dice are drawn large"
     expect(tv.locator("#tv-announce")).to_contain_text("rolled round 1")
     expect(tv.locator(".round-result")).to_be_visible()
     no_controls(tv)
@@ -375,3 +388,130 @@ def test_the_table_view_of_an_eote_match_shows_piles_and_the_roll_large(web_serv
     expect(tv.locator("#tv-banner")).to_have_text("Paused by the game master")
     tv.screenshot(path=artifacts / "table-eote-paused.png")
     assert tv.js_errors == []  # type: ignore[attr-defined]
+
+
+COUCH_SCREENS = [{"width": 1280, "height": 720}, {"width": 1920, "height": 1080}]
+TEXT_SIZES = """(selector) => [...document.querySelectorAll(selector)]
+    .filter((el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
+      && el.getClientRects().length && getComputedStyle(el).visibility !== "hidden")
+    .map((el) => [parseFloat(getComputedStyle(el).fontSize), el.className || el.tagName])"""
+
+
+def test_the_eote_table_view_reads_from_a_couch_and_shows_a_qr_to_join_while_a_seat_is_open(
+    web_server, new_context, artifacts
+):
+    gm, kyla, dorn = (new_player(web_server, n) for n in ("The GM", "Kyla", "Dorn"))
+    match_id = new_match(web_server, gm, "eote", seat=None)
+    join_match(web_server, kyla, match_id)
+    tv = open_page(new_context(viewport=COUCH_SCREENS[1]), web_server, f"/matches/{match_id}/table")
+    expect(tv.locator("#tv-connection")).to_have_text("Live")
+
+    # A seat is open: its invite link as a QR code anyone at the table can scan.
+    join = tv.locator("#tv-join")
+    expect(join).to_be_visible()
+    expect(join).to_contain_text("Scan to sit as Dark")
+    shown = join.locator(".tv-invite:visible")
+    expect(shown).to_have_count(1)
+    expect(shown.locator("svg")).to_be_visible()
+    expect(shown.locator("[data-join-link]")).to_have_text(f"{web_server.url}/matches/{match_id}/join/1")
+    (artifacts / "issue31").mkdir(exist_ok=True)
+    tv.screenshot(path=artifacts / "issue31" / "table-eote-waiting-1920x1080.png")
+    join_match(web_server, dorn, match_id)
+    expect(join).to_be_hidden()
+
+    gm_control(web_server, match_id, gm, "gm_start")
+    gm_control(web_server, match_id, gm, "gm_open_seat", seat=1)  # Dorn has to go: who takes over?
+    expect(join).to_be_visible()
+    for screen in COUCH_SCREENS:
+        resize(tv, **screen)
+        expect(tv.locator(".eote-seat")).to_have_count(2)
+        stats = tv.evaluate(TEXT_SIZES, ".tv .eote-seat *")
+        log = tv.evaluate(TEXT_SIZES, "#tv-log li, #tv-log li *")
+        label = f"{screen['width']}x{screen['height']}"
+        tv.screenshot(path=artifacts / "issue31" / f"table-eote-open-seat-{label}.png")
+        assert min(stats)[0] >= max(log)[0], f"{label}: stats {min(stats)} smaller than the log's {max(log)}"
+        box = shown.locator("svg").bounding_box()
+        assert box and box["width"] >= 120, f"{label}: a QR code a phone can scan from the couch"
+    assert tv.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_the_eote_choices_say_what_they_do_and_which_is_stronger(web_server, new_context, artifacts):
+    """Issue 31, item 10: each eote button says what the choice does and why one might pick
+    it, not only its dice: what setting a piece risks, which characteristic an attack or a
+    defence uses, and which of the two is the stronger now. Han is a cunning, trained
+    player; Chewie's strengths are Willpower and Presence: the stronger choice is primary
+    for Han and secondary for Chewie, attacking or defending."""
+    han = {"name": "Han", "intellect": 2, "cunning": 4, "willpower": 1, "presence": 1}
+    chewie = {"name": "Chewie", "intellect": 1, "cunning": 1, "willpower": 3, "presence": 4}
+    players = [new_player(web_server, "Rey"), new_player(web_server, "Finn")]
+    created = REST.post(
+        f"{web_server.url}/api/v1/matches",
+        json={
+            "ruleset": "eote",
+            "seat": 0,
+            "options": {"sheets": [{**han, "dejarik_attack": 3, "dejarik_defence": 2}, chewie]},
+        },
+        headers=auth(players[0]),
+    )
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    join_match(web_server, players[1], match_id)
+    out = artifacts / "issue31"
+    out.mkdir(exist_ok=True)
+
+    def page_of(player: dict[str, str], viewport: dict[str, int]) -> Page:
+        page = open_page(
+            signed_in(new_context(viewport=viewport), web_server, player), web_server, f"/matches/{match_id}"
+        )
+        expect(page.locator("#connection")).to_have_text("Live")
+        return page
+
+    def why(page: Page, action_type: str, nth: int = 0):
+        return page.locator(f"#buttons [data-action-type='{action_type}']").nth(nth).locator(".action-why")
+
+    player, mine = rest_seated(web_server, players, match_id)
+    page = page_of(player, LAPTOP)
+    expect(why(page, "set_piece")).to_contain_text("one more piece at stake")
+    expect(why(page, "done_setting")).to_contain_text("losing the roll costs you only one piece")
+
+    def play_to(step: str) -> tuple[dict[str, str], dict[str, Any]]:
+        while True:
+            player, mine = rest_seated(web_server, players, match_id)
+            types = {a["type"]: a for a in mine["legal_actions"]}
+            if step in types:
+                return player, mine
+            action = types.get("done_setting") or next(
+                a for a in mine["legal_actions"] if a["type"] == "adjust_set" and a["change"] == "none"
+            )
+            rest_act(web_server, match_id, player, action, mine["version"])
+
+    names = {0: "Han", 1: "Chewie"}
+    for step, stat, stronger in (
+        ("defence", ("Cunning", "Presence"), "defence"),
+        ("attack", ("Intellect", "Willpower"), "attack"),
+    ):
+        player, mine = play_to(step)
+        seat = mine["you"]["seat"]
+        sheet = (han, chewie)[seat]
+        for viewport in (LAPTOP, PHONE_390):
+            page = page_of(player, viewport)
+            primary, secondary = why(page, step, 0), why(page, step, 1)
+            expect(primary).to_contain_text(f"Your {stat[0]} ({sheet[stat[0].lower()]})")
+            expect(secondary).to_contain_text(
+                f"Your {stat[1]} ({sheet[stat[1].lower()]}) alone, ranks left out"
+            )
+            for choice in (primary, secondary):
+                expect(choice).to_contain_text("On average")
+            best, other = (primary, secondary) if seat == 0 else (secondary, primary)
+            expect(best).to_contain_text(f"the stronger {stronger} now")
+            expect(other).not_to_contain_text("stronger")
+            page.locator("#buttons").scroll_into_view_if_needed()
+            size = f"{viewport['width']}x{viewport['height']}"
+            page.screenshot(path=out / f"eote-{step}-buttons-{names[seat].lower()}-{size}.png")
+        rest_act(
+            web_server,
+            match_id,
+            player,
+            next(a for a in mine["legal_actions"] if a["type"] == step),
+            mine["version"],
+        )

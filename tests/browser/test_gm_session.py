@@ -15,9 +15,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.rules.base import COMMON_ACTION_TYPES
+from tests.browser.conftest import join_match, new_match, new_player, rest_act, rest_view, signed_in
 from tests.browser.helpers import (
     DESKTOP,
     aggressive_choice,
+    gm_control,
     open_new_match_form,
     open_page,
     play_any,
@@ -253,8 +255,7 @@ def test_a_gm_runs_a_table_session_in_the_browser(web_server, new_context, artif
     undo = gm.locator("#buttons [data-action-type='gm_undo']")
     # It names the action it undoes, in the log's own words.
     undone = gm.locator(f"#log li[data-version='{rolled_at}'] div").all_inner_texts()
-    expect(undo).to_contain_text(f"Undo #{rolled_at}, ")
-    expect(undo).to_contain_text(next(line for line in undone if " rolled " not in line))
+    expect(undo).to_have_text(f"Undo: {next(line for line in undone if ' rolled ' not in line)}")
     session.control("gm_undo")
     for page, state in zip(session.players, before, strict=True):
         assert view(page)["state"] == state, "back to the position before the undone action"
@@ -321,3 +322,58 @@ def test_a_gm_runs_a_table_session_in_the_browser(web_server, new_context, artif
 
     for page in [*session.pages, session.tv, newcomer]:
         assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_gm_table_says_what_it_waits_for_names_undo_in_players_words_and_marks_npc_moves(
+    web_server, new_context, artifacts
+):
+    gm, kyla, dorn = (new_player(web_server, n) for n in ("The GM", "Kyla", "Dorn"))
+    match_id = new_match(web_server, gm, "eote", seat=None)
+    join_match(web_server, kyla, match_id)
+    join_match(web_server, dorn, match_id)
+    gm_page, player_page = (
+        signed_in(new_context(viewport=DESKTOP), web_server, p).new_page() for p in (gm, kyla)
+    )
+    tv = new_context(viewport=TV).new_page()
+    for page, path in ((gm_page, ""), (player_page, ""), (tv, "/table")):
+        page.goto(f"{web_server.url}/matches/{match_id}{path}")
+
+    # Both seated, not started: everyone is told the GM starts it, nobody to share a link.
+    waiting = "Both players are seated — the game master starts the match."
+    expect(player_page.locator("#turn")).to_have_text(waiting)
+    expect(player_page.locator("#match")).not_to_contain_text("invite link below")
+    expect(tv.locator("#tv-turn")).to_have_text(waiting)
+    expect(gm_page.locator("#turn")).to_have_text(
+        "Both players are seated: start the match when you are ready."
+    )
+
+    (artifacts / "issue31").mkdir(exist_ok=True)
+    gm_page.screenshot(path=artifacts / "issue31" / "gm-both-seated-gm.png")
+    player_page.screenshot(path=artifacts / "issue31" / "gm-both-seated-player.png")
+
+    # A seat's secret setting step: the undo names it by what the players know of it.
+    gm_control(web_server, match_id, gm, "gm_start")
+    playing = rest_view(web_server, match_id)
+    setter = [kyla, dorn][playing["to_act"][0]]
+    mine = rest_view(web_server, match_id, setter)
+    set_piece = next(a for a in mine["legal_actions"] if a["type"] == "set_piece")
+    rest_act(web_server, match_id, setter, set_piece, mine["version"])
+    undo = gm_page.locator("#buttons [data-action-type='gm_undo']")
+    expect(undo).to_contain_text("last secret setting step")
+    for placeholder in ("#", "hidden", "is choosing pieces to set"):
+        expect(undo).not_to_contain_text(placeholder)
+
+    # The GM plays the setter's seat as an NPC: its moves say so on every screen.
+    seat = playing["to_act"][0]
+    gm_control(web_server, match_id, gm, "gm_take_seat", seat=seat)
+    as_npc = rest_view(web_server, match_id, gm)
+    done = next(a for a in as_npc["legal_actions"] if a["type"] == "done_setting")
+    rest_act(web_server, match_id, gm, done, as_npc["version"])
+    npc_line = f"#log li[data-version='{as_npc['version'] + 1}']"
+    expect(player_page.locator(npc_line)).to_contain_text("Played by the game master as")
+    expect(tv.locator(f"#tv-log li[data-version='{as_npc['version'] + 1}']")).to_contain_text(
+        "Played by the game master as"
+    )
+    expect(player_page.locator(f"#log li[data-version='{mine['version'] + 1}']")).not_to_contain_text(
+        "game master"
+    )

@@ -151,3 +151,42 @@ def test_nothing_is_wider_than_the_window_from_320_to_3840_px(web_server, new_co
         assert page.evaluate(OVERFLOW) <= 0, f"the full form, {width} px"
         if width == 390:
             page.screenshot(path=artifacts / "home-full-form-390.png", full_page=True)
+
+
+def test_the_clock_is_chosen_from_presets_or_in_minutes_hours_and_days(web_server, new_context, artifacts):
+    """Issue 31: no clock in seconds. The form offers no clock, 5, 10 or 30 minutes a move
+    (live) and 1, 3 or 7 days (correspondence), or another time in minutes, hours or days,
+    whose fields show only once it is chosen; the match keeps the clock chosen."""
+    kessa = new_player(web_server, "Kessa")
+    out = artifacts / "issue31"
+    out.mkdir(exist_ok=True)
+    for width, height in ((1366, 768), (390, 844)):
+        page = signed_in(
+            new_context(viewport={"width": width, "height": height}), web_server, kessa
+        ).new_page()
+        page.goto(web_server.url + "/")
+        open_new_match_form(page)
+        clock = page.locator("[data-options-for='kelly'] [data-clock]")
+        preset = clock.locator("select[data-clock-part='preset']")
+        options = [o.strip() for o in preset.locator("option").all_inner_texts()]
+        assert options == [
+            "No clock",
+            *(f"{t} a move" for t in ("5 minutes", "10 minutes", "30 minutes", "1 day", "3 days", "7 days")),
+            "Another time…",
+        ]
+        expect(clock).not_to_contain_text("Per move")
+        amount = clock.locator("input[data-clock-part='amount']")
+        expect(amount).to_be_hidden()  # until "Another time…" is chosen
+        preset.select_option(label="1 day a move")
+        clock.scroll_into_view_if_needed()
+        page.screenshot(path=out / f"new-match-clock-presets-{width}x{height}.png")
+        preset.select_option("custom")
+        expect(amount).to_be_visible()
+        amount.fill("90")
+        clock.locator("select[data-clock-part='unit']").select_option("minutes")
+        page.screenshot(path=out / f"new-match-clock-custom-{width}x{height}.png")
+    page.locator("#new-match button[type='submit']:has-text('Create match')").click()
+    page.wait_for_url("**/matches/*")
+    match_id = page.url.rsplit("/", 1)[1]
+    options = httpx.get(f"{web_server.url}/api/v1/matches/{match_id}", timeout=30).json()["options"]
+    assert options["clock"] == {"per_move_s": 90 * 60}

@@ -38,7 +38,7 @@ def at(server, match_id: str, version: int) -> dict:
 
 
 def expect_position(page: Page, server, match_id: str, version: int, latest: int) -> None:
-    expect(page.locator("#position")).to_have_text(f"Version {version} of {latest}")
+    expect(page.locator("#position")).to_have_text(f"Step {version} of {latest}")
     for piece in at(server, match_id, version)["state"].get("pieces", []):
         if piece.get("at"):
             expect(page.locator(f"[data-piece='{piece['id']}']")).to_have_attribute("data-at", piece["at"])
@@ -82,12 +82,40 @@ def test_stepping_through_a_replay_by_buttons_keys_and_timer(web_server, new_con
     expect_position(page, web_server, match_id, 0, latest)
     page.select_option("[data-speed]", "100")
     page.click("[data-play]")
-    expect(page.locator("[data-play]")).to_have_text("⏸ Pause")
+    expect(page.locator("[data-play]")).to_have_text("Pause")
     expect(page.locator("#position")).to_have_text(
-        f"Version {latest} of {latest}", timeout=latest * 400 + 10_000
+        f"Step {latest} of {latest}", timeout=latest * 400 + 10_000
     )
-    expect(page.locator("[data-play]")).to_have_text("▶ Play")
+    expect(page.locator("[data-play]")).to_have_text("Play")
     expect_position(page, web_server, match_id, latest, latest)
+
+
+def test_the_replay_opens_on_the_final_position_with_controls_every_font_draws(
+    web_server, new_context, artifacts
+):
+    match_id, final = finished_match(web_server, seed=7)
+    latest = final["version"]
+    for width, height in ((1366, 768), (390, 844)):
+        page = new_context(viewport={"width": width, "height": height}).new_page()
+        page.goto(f"{web_server.url}/matches/{match_id}/replay")  # as the match page links it
+        # What a player who just finished wants: the end, with its result and final board.
+        expect(page.locator("#replay")).to_have_attribute("data-version", str(latest))
+        expect_position(page, web_server, match_id, latest, latest)
+        expect(page.locator("#banner")).to_contain_text(final["result"]["reason"])
+        expect(page.locator("svg.board")).to_be_in_viewport(ratio=1)
+        expect(page.locator("#dice-tray")).not_to_have_attribute("data-state", "rolling")
+        page.screenshot(path=artifacts / "issue31" / f"replay-opens-{width}x{height}.png")
+        # Each control is words and the marks « ‹ › » (characters of Windows-1252, which
+        # every system font draws; ⏮ ⏭ showed as empty boxes), with a name for screen readers.
+        controls = page.locator(".replay-controls button").evaluate_all(
+            "buttons => buttons.map((b) => [b.textContent.trim(), b.getAttribute('aria-label')])"
+        )
+        assert len(controls) == 5
+        for shown, name in controls:
+            assert shown and name, controls
+            shown.encode("cp1252")  # raises on a character outside it
+        page.click("[data-step='first']")
+        expect(page.locator("#replay")).to_have_attribute("data-version", "0")
 
 
 def test_the_dice_check_runs_in_the_browser_on_the_replay_and_the_match_page(web_server, new_context):
@@ -141,7 +169,7 @@ def test_a_running_match_replays_without_its_seed_and_the_browser_sends_its_own(
     assert rest_view(web_server, match_id)["dice"]["player_seeds"] == [seed, "ab" * 20]
     page.goto(f"{web_server.url}/matches/{match_id}/replay")
     latest = created["version"] + 2
-    expect(page.locator("#position")).to_have_text(f"Version 0 of {latest}")
+    expect(page.locator("#position")).to_have_text(f"Step {latest} of {latest}")
     expect(page.locator("#verify-dice")).to_have_count(0)
     # The match goes on; at the end of the replay, End finds the version played since.
     playing = rest_view(web_server, match_id)
@@ -151,7 +179,7 @@ def test_a_running_match_replays_without_its_seed_and_the_browser_sends_its_own(
     action = next(a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES)
     rest_act(web_server, match_id, mover, action, mine["version"])
     page.keyboard.press("End")
-    expect(page.locator("#position")).to_have_text(f"Version {latest + 1} of {latest + 1}")
+    expect(page.locator("#position")).to_have_text(f"Step {latest + 1} of {latest + 1}")
     expect(page.locator(f"#log li[data-version='{latest + 1}']")).to_have_attribute("aria-current", "step")
 
 

@@ -180,6 +180,35 @@ def test_dalsiandon_draft_decisions_by_buttons_then_arrangement_from_the_tray(
     shots(arranging, artifacts, "dalsiandon-arrange")
 
 
+def test_a_quick_click_on_the_next_creature_while_one_is_placed_picks_it(web_server, new_context):
+    match_id, players = create(web_server, "dalsiandon")
+    while rest_view(web_server, match_id)["state"]["phase"] != "arrange":
+        play_rest(web_server, match_id, players, lambda _, actions: actions[0])
+    seat = rest_view(web_server, match_id)["to_act"][0]
+    page = open_page(web_server, new_context, players[seat], match_id)
+    first, second = [
+        tray.get_attribute("data-reserve-piece") for tray in page.locator("[data-reserve-piece]").all()[:2]
+    ]
+    page.click(f"[data-reserve-piece='{first}']")
+    space = next(a["to"] for a in view(page)["legal_actions"] if a.get("piece") == first)
+    before = view(page)["version"]
+    # The space, then the next creature at once: the second click comes while the first
+    # placement is still on its way to the server (in the same task, before any reply).
+    page.evaluate(
+        """([space, next]) => {
+            document.querySelector(`[data-space='${space}'][data-legal] .marker-dot`)
+                .dispatchEvent(new MouseEvent('click', {bubbles: true}));
+            document.querySelector(`[data-reserve-piece='${next}']`).click();
+        }""",
+        [space, second],
+    )
+    wait_for_version(page, before + 1)
+    expect(page.locator(f"[data-piece='{first}']")).to_have_attribute("data-at", space)
+    expect(page.locator(f"[data-reserve-piece='{second}']")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("[data-space][data-legal]").first).to_be_attached()  # its home spaces are lit
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
 def test_dalsiandon_safe_zone_and_rays_of_death_combat_ray(web_server, new_context, artifacts):
     options = {"teams": "random", "rays_of_death": True, "king_of_the_center": True}
     match_id, players = create(web_server, "dalsiandon", options)

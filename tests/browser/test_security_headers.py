@@ -97,5 +97,5 @@ def test_l12_a_newcomer_s_pages_run_under_their_policy(web_server, new_context):
         page.fill("#tutorial-name", "Bodhi")
     page.click("text=Start the tutorial")
     expect(page.locator("#connection")).to_have_text("Live")
-    expect(page.locator(".tutorial-panel [data-step]")).to_have_count(3)
+    expect(page.locator(".tutorial-panel [data-step]")).to_have_count(5)
     assert violations(page, console) == []

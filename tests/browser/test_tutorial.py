@@ -1,89 +1,143 @@
-"""The kelly tutorial played to its end in a browser: a newcomer moves, attacks and
-pushes against the scripted Tutor, on a real match through the real server."""
+"""The kelly tutorial in a browser: a newcomer moves first and is taught one idea at a
+time (move, attack with the odds, the dice, a push, how to win) against the scripted
+Tutor, on a real match through the real server, then offered a next step."""
 
 from __future__ import annotations
 
 import httpx
 from playwright.sync_api import Page, expect
 
-from app.tutorial import push_chance
-from tests.browser.helpers import aggressive_choice, play_by_clicking, view, wait_for_version
+from tests.browser.helpers import click_space, version, view
 
 
-def student_choice(match: dict) -> dict:
-    """As the panel advises: attack where a push is likeliest, else come closer."""
-    attacks = [a for a in match["legal_actions"] if a["type"] == "attack"]
-    return max(attacks, key=push_chance) if attacks else aggressive_choice(match)
-
-
-def student_turn(page: Page) -> bool:
-    match = view(page)
-    return match["status"] == "active" and match["you"]["seat"] in match["to_act"]
-
-
-def play_a_lesson(page: Page, site: str) -> bool:
-    """Start the tutorial from the home page and play as the panel advises until the
-    lesson is over or the match is; whether every step came up."""
+def start_tutorial(page: Page, site: str) -> None:
+    """From the home page, as a newcomer: the tutorial, a name, Start."""
     page.goto(f"{site}/")
     page.click("[data-learn='tutorial']")
-    if page.locator("#tutorial-name").count():  # a second try: the student already has a name
-        page.fill("#tutorial-name", "Padawan")
+    page.fill("#tutorial-name", "Padawan")
     page.click("text=Start the tutorial")
     expect(page.locator("#connection")).to_have_text("Live")
-    page.wait_for_selector("#match[data-version]", state="attached")
-    panel = page.locator(".tutorial-panel")
-    expect(panel.locator("[data-step]")).to_have_count(3)
-    assert view(page)["seats"][1]["player"]["name"] == "Tutor"
-    for _ in range(60):
-        # The Tutor plays on the server; wait until the lesson is over or the student must decide.
-        page.wait_for_function(
-            """() => { const v = window.__dejarik.store.view;
-                       return document.querySelector('.tutorial-panel').dataset.finished === 'true'
-                         || v.status !== 'active' || v.to_act.includes(v.you.seat); }""",
-            timeout=20_000,
-        )
-        if panel.get_attribute("data-finished") == "true" or not student_turn(page):
-            break
-        expect(panel.locator(".tutorial-now")).to_contain_text("Now:")
-        before = play_by_clicking(page, student_choice(view(page)))
-        wait_for_version(page, before + 1)
-    if panel.get_attribute("data-finished") == "true":
-        return True
-    # The dice can end a match before a push comes up: the panel says so and invites
-    # another try, which the student takes.
-    expect(panel.locator(".tutorial-now")).to_contain_text("start the tutorial again for another try")
-    return False
 
 
-def test_the_tutorial_teaches_moving_attacking_and_pushing(web_server, new_context, artifacts):
-    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
-    assert any(play_a_lesson(page, web_server.url) for _ in range(3)), "three lessons ended before a push"
-    panel = page.locator(".tutorial-panel")
+def expect_lesson(page: Page, lesson: str, timeout: float = 10_000) -> None:
+    expect(page.locator(".tutorial-panel")).to_have_attribute("data-lesson", lesson, timeout=timeout)
+
+
+def follow_the_glow(page: Page, piece: str, space: str) -> None:
+    """Click the piece the panel lights, then the space it lights (an enemy's, to attack)."""
+    page.locator(f"[data-piece='{piece}'][data-tutorial-hint='piece']").click()
+    expect(page.locator(f"[data-space='{space}'][data-tutorial-hint='space']")).to_be_attached()
+    click_space(page, space)
+
+
+def log_entries(site: str, match_id: str) -> list[dict]:
+    return httpx.get(f"{site}/api/v1/matches/{match_id}/events?after=0", timeout=30).json()["events"]
+
+
+def tutor_actions(site: str, match_id: str) -> list[str]:
+    return [
+        e["action"]["type"]
+        for e in log_entries(site, match_id)
+        if e["seat"] == 1 and e["action"].get("type") in {"move", "attack", "push"}
+    ]
+
+
+def test_the_tutorial_teaches_one_idea_at_a_time_from_the_first_move_to_a_win(
+    web_server, new_context, artifacts
+):
+    shots = artifacts / "issue31"
+    shots.mkdir(exist_ok=True)
+    page = new_context(viewport={"width": 1366, "height": 768}).new_page()
+    start_tutorial(page, web_server.url)
+    panel, now = page.locator(".tutorial-panel"), page.locator(".tutorial-panel .tutorial-now")
+    expect(panel.locator("[data-step]")).to_have_count(5)
+
+    # 1. The learner moves first, with nothing lost: the panel says what to click, and it glows.
+    expect_lesson(page, "move")
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    match = view(page)
+    assert match["state"]["lost"] == [] and tutor_actions(web_server.url, match["id"]) == []
+    expect(panel).to_be_in_viewport(ratio=1)
+    expect(now.locator(".tutorial-do")).to_contain_text("Click your Ghhhk on A4")
+    page.screenshot(path=shots / "tutorial-1-move-1366x768.png")
+    follow_the_glow(page, "ghhhk", "A6")
+
+    # 2. The attack: the exact odds show, and nothing is rolled until Attack is pressed.
+    expect_lesson(page, "attack")
+    expect(panel.locator("[data-step='move']")).to_have_attribute("data-done", "true")
+    follow_the_glow(page, "ghhhk", "A7")
+    confirm = page.locator("#attack-confirm")
+    expect(confirm.locator("[data-odds-outcome='push']")).to_contain_text("48.6%")
+    expect(confirm.locator("[data-odds-outcome='kill']")).to_contain_text("25.7%")
+    page.screenshot(path=shots / "tutorial-2-attack-odds-1366x768.png")
+    before = version(page)
+    assert not any(e["action"].get("type") == "attack" for e in log_entries(web_server.url, match["id"]))
+    confirm.locator("[data-confirm]").click()
+
+    # 3. The dice, read out from the roll the server made: 12 against 10, a push.
+    expect_lesson(page, "dice")
+    attack = next(e for e in log_entries(web_server.url, match["id"]) if e["version"] == before + 1)
+    combat = next(e for e in attack["events"] if e["type"] == "combat")
+    assert (combat["attack"], combat["defense"], combat["result"]) == (12, 10, "push")
+    expect(now).to_contain_text("4 + 1 + 4 + 3 = 12")
+    expect(now).to_contain_text("3 + 2 + 5 = 10")
+    expect(now.locator("[data-applies]")).to_have_text("1 to 6: the defender is pushed")
+    expect(panel).to_be_in_viewport(ratio=1)
+    page.screenshot(path=shots / "tutorial-3-dice-1366x768.png")
+    now.locator("[data-tutorial-read]").click()
+
+    # 4. The push: the learner won the exchange and chooses where the loser goes.
+    expect_lesson(page, "push")
+    expect(now).to_contain_text("you choose where Red K'lor'slug goes")
+    click_space(page, "B7")
+
+    # The Tutor's turn: it comes closer and attacks nothing while the learner learns.
+    expect_lesson(page, "win", timeout=20_000)
+    expect(page.locator("[data-piece='molator'][data-tutorial-hint='piece']")).to_be_attached(timeout=20_000)
+    assert tutor_actions(web_server.url, match["id"]) == ["move", "move"]
+    assert [p["owner"] for p in view(page)["state"]["lost"]] == []
+
+    # 5. How to win: destroy every enemy creature; the planned attack destroys one.
+    expect(now).to_contain_text("You win when Red has no creature left")
+    expect(now).to_contain_text("97.5%")
+    follow_the_glow(page, "molator", "A12")
+    page.locator("#attack-confirm [data-confirm]").click()
     expect(panel).to_have_attribute("data-finished", "true")
-    for step in ("move", "attack", "push"):
+    for step in ("move", "attack", "dice", "push", "win"):
         expect(panel.locator(f"[data-step='{step}']")).to_have_attribute("data-done", "true")
-    expect(panel.locator(".tutorial-now")).to_contain_text("That is Dejarik")
-    page.screenshot(path=artifacts / "tutorial-finished.png", full_page=True)
-    # The Tutor really plays through the server: its actions land in the match log. A
-    # lesson can end in the student's first turn (a coin picks who starts), so play on
-    # until the Tutor has had a turn.
-    match_id = view(page)["id"]
-    for _ in range(10):
-        log = httpx.get(f"{web_server.url}/api/v1/matches/{match_id}/events?after=0", timeout=30).json()
-        tutor_actions = [
-            e["action"]["type"]
-            for e in log["events"]
-            if e["seat"] == 1 and e.get("action") and e["action"]["type"] in {"move", "attack", "push"}
-        ]
-        if tutor_actions or view(page)["status"] != "active":
-            break
-        page.wait_for_function(
-            "() => { const v = window.__dejarik.store.view; return v.to_act.includes(v.you.seat); }",
-            timeout=20_000,
-        )
-        before = play_by_clicking(page, student_choice(view(page)))
-        wait_for_version(page, before + 1)
-    assert tutor_actions, log["events"]
+    expect(now).to_contain_text("Your Molator destroyed Red K'lor'slug")
+    expect(now).to_contain_text("Destroy all four red creatures and you win")
+
+    # The finish: a clear next step, one click into a real match against the computer.
+    expect(page.locator("[data-tutorial-next='friend']")).to_be_visible()
+    page.click("[data-tutorial-next='computer']")
+    page.wait_for_url(lambda url: "/matches/" in url and match["id"] not in url)
+    expect(page.locator("[data-bot-seat='1']")).to_contain_text("Beginner")
+
+
+def test_on_a_phone_each_lesson_shows_above_the_board_and_says_tap(web_server, new_context, artifacts):
+    shots = artifacts / "issue31"
+    shots.mkdir(exist_ok=True)
+    phone = new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    start_tutorial(page, web_server.url)
+    panel = page.locator(".tutorial-panel")
+    expect_lesson(page, "move")
+    expect(panel.locator(".tutorial-do")).to_contain_text("Tap your Ghhhk on A4")
+    expect(panel).to_be_in_viewport(ratio=1)
+    panel_box, board_box = panel.bounding_box(), page.locator("svg.board").bounding_box()
+    assert panel_box["y"] + panel_box["height"] <= board_box["y"], "the lesson comes before the board"
+    page.screenshot(path=shots / "tutorial-1-move-390x844.png")
+    follow_the_glow(page, "ghhhk", "A6")
+    expect_lesson(page, "attack")
+    expect(panel).to_be_in_viewport()
+    follow_the_glow(page, "ghhhk", "A7")
+    expect(page.locator("#attack-confirm [data-odds-outcome='push']")).to_contain_text("48.6%")
+    page.screenshot(path=shots / "tutorial-2-attack-odds-390x844.png")
+    page.locator("#attack-confirm [data-confirm]").click()
+    expect_lesson(page, "dice")
+    expect(panel.locator("[data-applies]")).to_have_text("1 to 6: the defender is pushed")
+    page.screenshot(path=shots / "tutorial-3-dice-390x844.png")
 
 
 def test_only_the_browser_holding_the_tutor_can_make_it_act(web_server, new_context):

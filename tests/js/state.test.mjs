@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  actionLabel, asWritten, chanceWords, classifyActions, countsActions, createStore, humanise, latestRolls,
+  actionLabel, asWritten, chanceWords, classifyActions, countsActions, createStore, humanise, lastMarks, latestRolls,
   oddsOutcomes, ownedName, pieceName, piecesOnBoard, rememberNames, seatLabel, seatName, targetsOf,
 } from "../../static/js/state.js";
 
@@ -217,4 +217,44 @@ test("what can fail is never shown as certain", () => {
   assert.equal(chanceWords({ probability: 0.99999 }), ">99.9%");
   assert.equal(chanceWords({ probability: 0.9996, exact: "2499/2500" }), ">99.9%");
   assert.notEqual(chanceWords({ probability: 0.00001 }), "0%", "nor what can happen as impossible");
+});
+
+// --- the last move and attack, marked on the board ---------------------------------
+
+test("the last move is marked from where it started to where it ended", () => {
+  const entries = [
+    { version: 3, events: [{ type: "move", seat: 0, piece: "klorslug", from: "A5", to: "A1", path: ["A3", "A1"] }] },
+    { version: 4, events: [{ type: "end_turn", seat: 0 }] },
+  ];
+  assert.deepEqual(lastMarks(entries, kellyView().state.pieces), { from: "A5", to: "A1" });
+});
+
+test("an attack is marked on its pieces' spaces as they were, before the push that followed", () => {
+  const entries = [
+    { version: 3, events: [{ type: "move", seat: 1, piece: "monnok", from: "A4", to: "A3" }] },
+    { version: 4, events: [{ type: "attack", seat: 0, piece: "klorslug", target: "monnok" }, { type: "roll", dice: [] }] },
+    { version: 5, events: [{ type: "push", seat: 0, piece: "monnok", from: "A3", to: "A2" }] },
+  ];
+  // Now Monnok stands on A2, pushed there from A3, where the attack reached it.
+  assert.deepEqual(lastMarks(entries, kellyView().state.pieces), { from: "A1", to: "A3" });
+});
+
+test("an attack that killed its target is marked where the target fell", () => {
+  const entries = [
+    { version: 4, events: [{ type: "attack", seat: 0, piece: "klorslug", target: "houjix" }, { type: "kill", piece: "houjix", by: "klorslug", at: "B1" }] },
+  ];
+  assert.deepEqual(lastMarks(entries, kellyView().state.pieces), { from: "A1", to: "B1" });
+});
+
+test("nothing is marked before anything has moved", () => {
+  assert.equal(lastMarks([{ version: 1, events: [{ type: "first_player", seat: 0 }] }], kellyView().state.pieces), null);
+  assert.equal(lastMarks([], []), null);
+});
+
+test("a replay's marks are those of the version it shows, not of the log's end", () => {
+  const entries = [
+    { version: 3, events: [{ type: "move", seat: 0, piece: "klorslug", from: "A5", to: "A1" }] },
+    { version: 4, events: [{ type: "move", seat: 1, piece: "monnok", from: "A3", to: "A2" }] },
+  ];
+  assert.deepEqual(lastMarks(entries, kellyView().state.pieces, 3), { from: "A5", to: "A1" });
 });

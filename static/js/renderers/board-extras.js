@@ -7,6 +7,7 @@
 // a piece to capture) as markers on the board. Every decision is a legal action of the
 // view; clicks reach input.js through data-action-index / data-reserve-piece.
 
+import { latestWords } from "../log.js";
 import { humanise } from "../state.js";
 import {
   GEOMETRY, cellShape, drawToken, el, emblemOf, monograms, pieceFacts, polar, rayAngle, seatWord, setAttr, spaceCentre,
@@ -49,8 +50,9 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
   const trayBottom = html("div", { class: "tray reserve-tray", "data-tray": "bottom", hidden: true });
   const pieceInfo = html("p", { class: "piece-info" }, "Point at or focus a piece to see its name and numbers.");
   const prompt = html("p", { class: "board-prompt", hidden: true });
+  const latest = html("p", { class: "board-latest", hidden: true });  // the last move or fight, in words
   top.append(info, prompt, draft, trayTop);
-  bottom.append(trayBottom, pieceInfo);
+  bottom.append(latest, trayBottom, pieceInfo);
   const keys = { zones: "", choices: "", info: "", draft: "", trays: "" };
   let phase = null, lastStore = null, hoverWords = null;
 
@@ -346,12 +348,15 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
     if (arranging && classified.reserve.size) {
       words = store.selected && classified.reserve.has(store.selected)
         ? "Now click a highlighted home space to place it."
-        : "Set up your creatures: pick one in the tray below the board, then a highlighted home space.";
+        : "Set up your creatures: pick one in your tray, then a highlighted home space.";
     } else if (arranging) {
       words = `${(view.to_act || []).map((s) => seatWord(state, s)).join(" and ")} is arranging their creatures.`;
     }
     prompt.hidden = !words;
     if (prompt.textContent !== words) prompt.textContent = words;
+    // While creatures are set up, a wide screen puts the trays beside the board (style.css),
+    // so the board keeps the size it has in play.
+    setAttr(root, "data-placing", arranging);
   }
 
   function update(store, classified, { seat, onBoard, legend }) {
@@ -363,6 +368,9 @@ export function createExtras({ top, bottom, svg, zoneLayer, choiceLayer }) {
     drawDraft(store, classified, state);
     drawPrompt(store, classified, state);
     drawTrays(store, classified, state, seat, legend);
+    const words = latestWords(store, store.view.version);
+    latest.hidden = !words;
+    if (latest.textContent !== `Last: ${words}`) { latest.textContent = `Last: ${words}`; latest.title = words; }
     showInfo();
     setAttr(svg, "data-phase", state.phase || null);
   }

@@ -6,7 +6,7 @@
 // direction. Both read only the server's view and its legal actions.
 
 import { dressBoard } from "../holo.js";
-import { humanise } from "../state.js";
+import { humanise, lastMarks } from "../state.js";
 import { createExtras } from "./board-extras.js";
 import {
   GEOMETRY, SPACES, SVG, cellShape, describePiece, drawToken, el, emblemOf, monograms, setAttr, spaceCentre,
@@ -36,6 +36,14 @@ export function createBoardRenderer(container) {
   const pieceLayer = el("g", { class: "pieces" }, svg);
   const choiceLayer = el("g", { class: "choices" }, svg);
   dressBoard(svg, spaceLayer, OUTER_R);
+  // Space labels at least 12.5 px high and pieces at least 44 px to tap, however small
+  // the board is drawn (a phone): sizes in the board's own units, from its drawn scale.
+  new ResizeObserver(() => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    if (!(scale > 0)) return;
+    svg.style.setProperty("--space-label-size", `${Math.min(7.5, Math.max(4.6, 12.5 / scale)).toFixed(2)}px`);
+    svg.style.setProperty("--piece-reach", `${Math.max(TOKEN_R, 22.5 / scale).toFixed(2)}px`);
+  }).observe(svg);
   const bottom = document.createElement("div");
   container.appendChild(bottom);
   const extras = createExtras({ top, bottom, svg, zoneLayer, choiceLayer });
@@ -52,11 +60,12 @@ export function createBoardRenderer(container) {
       const g = el("g", { "data-space": space, class: "space", role: "img", "aria-label": `space ${space}` }, spaceLayer);
       const tone = space === "C" ? "core" : (Number(space.slice(1)) + (space[0] === "A" ? 1 : 0)) % 2;
       cellShape(space, seat, g, { class: `cell tone-${tone}`, "data-ring": space[0] });
+      cellShape(space, seat, g, { class: `last-mark on-tone-${tone}` });  // shown on the last move's or attack's two spaces
       const [x, y] = spaceCentre(space, seat);
       el("circle", { cx: x, cy: y, r: TOKEN_R + 3.2, class: "marker" }, g);
       el("circle", { cx: x, cy: y, r: 3, class: "marker-dot" }, g);
-      const [lx, ly] = space === "C" ? [0, -CORE_R + 5] : spaceCentre(space, seat).map((n) => n * (space[0] === "A" ? 1.165 : 1.36));
-      const label = el("text", { x: lx.toFixed(1), y: ly.toFixed(1), class: "space-label", "aria-hidden": "true" }, g);
+      const [lx, ly] = space === "C" ? [0, -CORE_R + 5] : spaceCentre(space, seat).map((n) => n * (space[0] === "A" ? 1.165 : 1.3));
+      const label = el("text", { x: lx.toFixed(1), y: ly.toFixed(1), class: `space-label on-tone-${tone}`, "aria-hidden": "true" }, g);
       label.textContent = space;
       spaces.set(space, g);
     }
@@ -65,7 +74,9 @@ export function createBoardRenderer(container) {
   function pieceElement(piece, emblem) {
     const g = el("g", { "data-piece": piece.id, class: "piece", tabindex: "0", role: "button" }, pieceLayer);
     g.appendChild(document.createElementNS(SVG, "title"));
-    return drawToken(g, piece, emblem);
+    drawToken(g, piece, emblem);
+    el("circle", { r: TOKEN_R, class: "reach" }, g);  // the area a tap reaches (style.css: --piece-reach)
+    return g;
   }
 
   function update(store, classified, targets) {
@@ -131,15 +142,18 @@ export function createBoardRenderer(container) {
       }
     }
 
-    // Spaces: legal targets of the selected piece.
+    // Spaces: legal targets of the selected piece, and the two spaces of the last move or attack.
+    const last = lastMarks(store.entries, state.pieces, view.version) || {};
     for (const [space, g] of spaces) {
       const legal = targets.has(space);
+      setAttr(g, "data-last", space === last.from ? "from" : space === last.to ? "to" : null);
       setAttr(g, "data-legal", legal);
       setAttr(g, "tabindex", legal ? "0" : "-1");  // -1: reached by the arrow keys
       setAttr(g, "role", legal ? "button" : "img");
       setAttr(g, "data-hovered", legal && store.hovered === space);
       const occupant = onBoard.find((p) => p.at === space);
-      const label = `space ${space}${occupant ? `, ${occupant.name || humanise(occupant.kind)}` : ""}${legal ? ", legal target" : ""}`;
+      const lastWords = space === last.from ? ", the last move started here" : space === last.to ? ", the last move ended here" : "";
+      const label = `space ${space}${occupant ? `, ${occupant.name || humanise(occupant.kind)}` : ""}${lastWords}${legal ? ", legal target" : ""}`;
       setAttr(g, "aria-label", label);
     }
 
