@@ -39,6 +39,12 @@ from app.main import create_app
 from app.models import utcnow
 
 POSTGRES_ADMIN = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+# Every server the tests start, in this process or as ``dejarik serve`` (which inherits the
+# environment), opens at most 2 × 4 PostgreSQL connections, not the default 2 × 20: the
+# workers' servers share one PostgreSQL and its 100 connections, and three servers at the
+# default (tests/bots/test_claims.py) could take them all. A test may still set its own.
+os.environ.setdefault("DB_POOL_SIZE", "4")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
