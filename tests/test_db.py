@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from app.config import Settings
 from app.db import make_engine
 from app.services.store import store_for
-from tests.conftest import postgres_database
+from tests.conftest import LiveServer, new_player, postgres_database
 
 POSTGRES_MAX_CONNECTIONS = 100
 """PostgreSQL's default ``max_connections``."""
@@ -45,3 +46,36 @@ async def test_two_server_processes_at_the_defaults_fit_postgresqls_connections(
         for connection in held:
             await connection.close()
         await engine.dispose()
+
+
+async def test_a_request_never_holds_two_connections_of_one_pool(postgres_url):
+    """A request's session gives its connection back before the match's reads and writes
+    take one of their own: with a pool of 2 and many requests at once, none waits for a
+    second connection while holding a first (each such request held one, waited 30 s for
+    another, and failed). Matches created with a bot, cookie-signed pages and a player's
+    match list, at once."""
+    server = LiveServer(
+        Settings(database_url=postgres_url, db_pool_size=2, bot_delay_ms=0, bot_matches_per_player=0)
+    ).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+            host = await new_player(http, "Lando")
+            body = {"ruleset": "kelly", "seat": 0, "bots": [{"seat": 1, "bot": "kelly-beginner"}]}
+            cookie = {"Cookie": f"dejarik_token={host['token']}"}
+
+            async def create() -> int:
+                made = await http.post("/api/v1/matches", json=body, headers=host["headers"])
+                return made.status_code
+
+            async def pages() -> list[int]:
+                home = await http.get("/", headers=cookie)
+                mine = await http.get(f"/players/{host['id']}", headers=cookie)
+                listed = await http.get("/api/v1/matches", params={"player": host["id"]})
+                return [home.status_code, mine.status_code, listed.status_code]
+
+            answers = await asyncio.wait_for(
+                asyncio.gather(*(create() for _ in range(8)), *(pages() for _ in range(8))), timeout=25
+            )
+        assert answers[:8] == [201] * 8 and all(a == [200, 200, 200] for a in answers[8:]), answers
+    finally:
+        server.stop()

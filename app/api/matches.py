@@ -223,8 +223,11 @@ async def match_history(
     """Match summaries, newest first; pass ``next_cursor`` back as ``cursor`` for the next page.
     With ``Accept: application/x-ndjson``: every matching summary, newest first, one
     per line, streamed (no ``limit`` or ``cursor``)."""
-    if player is not None and await session.get(Player, player) is None:
-        raise NotFound(f"player: no player with id {player!r}")
+    if player is not None:
+        known = await session.get(Player, player)
+        await session.commit()  # end the read: the history takes a connection of its own
+        if known is None:
+            raise NotFound(f"player: no player with id {player!r}")
     if wants_ndjson(request):
         return ndjson_response(
             request, records.summaries(service.store, player, ruleset, status), MatchSummary

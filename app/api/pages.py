@@ -71,7 +71,14 @@ templates.env.globals["clock_units"] = CLOCK_UNITS
 async def page_player(request: Request, session: Any, settings: Settings) -> Player | None:
     """The player of the browser's cookie; a stale or unknown cookie counts as none."""
     token = request.cookies.get(settings.cookie_name)
-    return await player_by_token(session, token) if token else None
+    if not token:
+        return None
+    player = await player_by_token(session, token)
+    # End the read, as the API's ``optional_player`` does: the page's match reads and
+    # changes take connections of their own, and a request holding two at once could wait
+    # forever for the second when as many requests as the pool holds each had a first.
+    await session.commit()
+    return player
 
 
 def signed_out_here(request: Request, settings: Settings, player: Player | None) -> bool:
@@ -336,6 +343,7 @@ async def player_page(
     """A player's matches, newest first, filtered by ruleset and status, a page at a time."""
     viewer = await page_player(request, session, settings)
     shown = await session.get(Player, player_id[:64])
+    await session.commit()  # end the read: the history takes a connection of its own
     if shown is None:
         return page(request, "error.html", {"message": "no player with that id", "back": "/"}, 404)
     query = request.query_params

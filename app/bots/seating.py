@@ -32,6 +32,10 @@ async def server_player(session: AsyncSession, player_id: str, name: str) -> Pla
     in as it."""
     player = await session.get(Player, player_id)
     if player is not None:
+        # End the read: the session gives its connection back before the caller's match
+        # change takes one of its own (a request holding two at once could wait forever
+        # for a second when as many requests as the pool holds each had a first).
+        await session.commit()
         return player
     player = Player(id=player_id, name=name, token_hash=hash_token(secrets.token_urlsafe(32)))
     session.add(player)
@@ -45,6 +49,7 @@ async def server_player(session: AsyncSession, player_id: str, name: str) -> Pla
             await session.refresh(held)
         player = await session.get(Player, player_id)
         assert player is not None
+        await session.commit()  # end the read, as above
     return player
 
 

@@ -127,6 +127,8 @@ def test_a_bot_s_reply_is_drawn_one_action_at_a_time(web_server, new_context):
     at = dict(drawn)
     before = mine
     for step in bot_steps:
-        # A moment (600 ms here, without motion) between each step and the one before.
-        assert at[step] - at[before] >= 550, (step, drawn)
+        # A moment between each step and the one before: the page holds each 600 ms here
+        # (without motion), counted from when the step before was drawn; the observer may
+        # note that one late on a busy machine. Without the pacing they came 36-63 ms apart.
+        assert at[step] - at[before] >= 450, (step, drawn)
         before = step
