@@ -111,6 +111,9 @@ class Settings(BaseSettings):
     """At most this many e-mails to one address in 24 hours, whoever set it; 0: no ceiling."""
     webhook_allow_private: bool = False
     """Allow webhooks to private, loopback and link-local addresses (tests; a LAN install)."""
+    push_allow_private: bool = False
+    """Allow Web Push endpoints on private, loopback and link-local addresses, and plain
+    http ones (tests; a push service on a LAN)."""
     webhook_tests_per_minute: int = 3
     """Test notices one player may send their webhook a minute (the settings page's "Send a
     test"); past it, 429. 0: no limit."""

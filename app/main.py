@@ -14,6 +14,7 @@ from starlette.types import Receive, Scope, Send
 
 from app.access_log import install_redaction
 from app.api import (
+    app_shell,
     bots,
     chat,
     docs,
@@ -22,10 +23,12 @@ from app.api import (
     metrics,
     pages,
     players,
+    push,
     ratings,
     rematch,
     rules_pages,
     rulesets,
+    sharing,
     tutorial,
 )
 from app.api.cookies import SecureCookies
@@ -102,8 +105,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = app.state.store = store_for(engine)
         broker = make_broker(settings.broker_url)
         hub = app.state.hub = Hub(store, broker, lambda: app.state.now(), app.state.metrics)
-        notifier = app.state.notifier = Notifier(store, settings, lambda: app.state.now())
-        app.state.presence = Presence(hub, store, settings.presence_beat_s, lambda: app.state.now())
+        presence = Presence(hub, store, settings.presence_beat_s, lambda: app.state.now())
+        app.state.presence = presence
+        notifier = app.state.notifier = Notifier(store, settings, lambda: app.state.now(), presence.has_open)
 
         async def publish(match_id: str, version: int, committed: Committed | None = None) -> None:
             """Every commit goes to the viewers; one that owes notifications wakes the notifier.
@@ -166,10 +170,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots.router,
         chat.router,
         ratings.router,  # after players.router: /players/me is not a player's id
+        push.router,
     ):
         app.include_router(router, responses=ERROR_RESPONSES)
-    for router in (health.router, docs.router, pages.router, rules_pages.router, tutorial.router):
+    page_routers = (
+        health.router,
+        docs.router,
+        pages.router,
+        rules_pages.router,
+        tutorial.router,
+        sharing.router,  # board.png, replay.gif, /embed/
+    )
+    for router in page_routers:
         app.include_router(router)
+    app.include_router(app_shell.router)  # the manifest, /sw.js and the offline page
+    app.state.service_worker = app_shell.service_worker_script()  # versioned by the static files
     app.include_router(metrics.router)  # GET /metrics, outside the OpenAPI schema
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)

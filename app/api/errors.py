@@ -271,7 +271,7 @@ def body_problem(content_type: bytes, body: bytes) -> UnsafeInput | None:
 
 
 def problem_as_field_error(problem: UnsafeInput) -> dict[str, Any]:
-    loc: list[str | int] = [int(p) if p.isdigit() else p for p in problem.where.split(".")]
+    loc: list[str | int] = [int(p) if p.isdecimal() else p for p in problem.where.split(".")]
     return {"loc": loc, "msg": problem.problem, "type": "unsafe_input"}
 
 

@@ -3,7 +3,8 @@
 The pages load only their own scripts, styles and images (``/static``), talk only to this
 server (``fetch``; the websocket: ``'self'`` covers ``ws:``/``wss:`` of the same host in
 CSP 3) and may not be framed, so another site (or another port of this host) cannot
-clickjack Resign or Accept the draw. Inline style attributes are allowed: the board
+clickjack Resign or Accept the draw; only the read-only embedded board (``/embed/``) may
+be framed, by any site. Inline style attributes are allowed: the board
 sets a few (``static/js/render.js``, ``art.js``); inline scripts are not. A response
 that sets its own policy keeps it (``/docs`` and ``/redoc``, ``app/api/docs.py``).
 """
@@ -30,6 +31,12 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
+FRAMEABLE_PREFIX = "/embed/"
+"""The read-only embedded board (``app/api/sharing.py``): any site may frame it. It has
+no controls and acts for nobody (it watches as an anonymous spectator), so there is
+nothing to clickjack; everything else stays unframeable."""
+FRAMEABLE_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors *")
+FRAMEABLE_HEADERS = {name: value for name, value in HEADERS.items() if name != "X-Frame-Options"}
 
 
 class SecurityHeaders:
@@ -46,8 +53,10 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                for name, value in HEADERS.items():
+                frameable = scope["path"].startswith(FRAMEABLE_PREFIX)
+                policy = FRAMEABLE_POLICY if frameable else CONTENT_SECURITY_POLICY
+                headers.setdefault("Content-Security-Policy", policy)
+                for name, value in (FRAMEABLE_HEADERS if frameable else HEADERS).items():
                     headers.setdefault(name, value)
             await send(message)
 

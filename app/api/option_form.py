@@ -188,7 +188,7 @@ def _clock_value(option: OptionField, form: FormData) -> Any:
     if not preset:
         return None
     if preset != "custom":
-        return {"per_move_s": int(preset) if preset.isdigit() else preset}
+        return {"per_move_s": int(preset) if preset.isdecimal() else preset}
     amount = str(form.get(f"{option.name}.amount") or "").strip()
     size = dict(CLOCK_UNITS).get(str(form.get(f"{option.name}.unit") or ""), MINUTE)
     try:
@@ -215,7 +215,7 @@ def _value(option: OptionField, form: FormData) -> Any:
     if option.kind == "group":
         children = {c.name.rsplit(".", 1)[1]: _value(c, form) for c in option.children}
         children = {k: v for k, v in children.items() if v is not None}
-        if all(k.isdigit() for k in children) and children:
+        if all(k.isdecimal() for k in children) and children:
             return [children[k] for k in sorted(children, key=int)]
         return children or None
     if option.kind == "boolean":
@@ -253,7 +253,7 @@ def with_values(fields: list[OptionField], prefix: str, values: Any) -> list[Opt
         for key in option.name.removeprefix(f"{prefix}.").split("."):
             if isinstance(value, dict) and key in value:
                 value = value[key]
-            elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            elif isinstance(value, list) and key.isdecimal() and int(key) < len(value):
                 value = value[int(key)]
             else:
                 break

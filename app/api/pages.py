@@ -52,6 +52,7 @@ from app.services.players import (
     use_device_link,
 )
 from app.services.store import MatchRecord
+from app.sharing import share_words
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
@@ -64,6 +65,7 @@ def ruleset_name(ruleset_id: str) -> str:
 
 
 templates.env.globals["ruleset_name"] = ruleset_name
+templates.env.globals["share_words"] = share_words
 templates.env.globals["clock_presets"] = CLOCK_PRESETS
 templates.env.globals["clock_units"] = CLOCK_UNITS
 
@@ -202,7 +204,7 @@ async def new_match(
     if refusal := clock_refusal(options):
         return page(request, "error.html", {"message": refusal, "back": "/"}, 422)
     seat_raw = str(form.get("seat") or "0")
-    seat = None if seat_raw == "host" else int(seat_raw) if seat_raw.isdigit() else 0
+    seat = None if seat_raw == "host" else int(seat_raw) if seat_raw.isdecimal() else 0
     quota = settings.bot_matches_per_player
     try:
         bots = []
@@ -233,7 +235,7 @@ async def seat_bot_page(
         if player is None:
             raise Forbidden("only the match's host seats a bot")
         seat_raw = str(form.get("seat") or "")
-        if not seat_raw.isdigit():
+        if not seat_raw.isdecimal():
             raise Invalid("seat: choose a seat")
         bot, quota = str(form.get("bot") or ""), settings.bot_matches_per_player
         await seat_bot(service, session, match_id, player, int(seat_raw), bot, quota)
@@ -394,7 +396,7 @@ async def replay_page(request: Request, shown: ShownMatch, service: ServiceDep) 
     and without it the replay opens on the latest position (a finished match's end)."""
     player, match = shown.player, shown.match
     asked = request.query_params.get("v", "")
-    start = min(int(asked), match.version) if asked.isdigit() else match.version
+    start = min(int(asked), match.version) if asked.isdecimal() else match.version
     view = await service.view(match, None)
     ruleset = registry().get(match.ruleset)
     name = ruleset.name if ruleset is not None else match.ruleset

@@ -253,7 +253,8 @@ class Outbox(Base):
     )
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     channel: Mapped[str] = mapped_column(String(16))
-    """``webhook`` or ``email``: the player's address is read when it is delivered."""
+    """``webhook``, ``email`` or ``push`` (each subscribed browser): the player's
+    addresses are read when it is delivered."""
     event: Mapped[str] = mapped_column(String(32))
     """``your_turn``, ``match_finished`` or ``confirm_email`` (a new address's link)."""
     match_id: Mapped[str] = mapped_column(String(32))
@@ -272,7 +273,8 @@ class Outbox(Base):
     e-mail not sent: ``unconfirmed`` (the address is pending), ``quiet`` (one went to that
     address for that match within ``NOTIFY_EMAIL_QUIET_S``), ``daily_cap``
     (``NOTIFY_EMAIL_DAILY_MAX`` reached), ``unsure`` (an earlier try was cut off by its
-    deadline while the mail was being sent: it may have gone, and is not sent twice)."""
+    deadline while the mail was being sent: it may have gone, and is not sent twice), or a
+    push not sent: ``watching`` ("your turn" while the player has that match open)."""
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
 
     __table_args__ = (Index("ix_outbox_due", "done_at", "next_at"),)
@@ -364,3 +366,31 @@ class RatingHistory(Base):
     after: Mapped[float] = mapped_column(Float)
     rd_after: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class VapidKey(Base):
+    """The server's one VAPID key pair (Web Push, RFC 8292): made by the first process
+    that needs it, so every process signs with the same key."""
+
+    __tablename__ = "vapid_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """Always 1: a second process's insert of a key of its own finds it taken."""
+    private_pem: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PushSubscription(Base):
+    """One browser's Web Push subscription (its ``PushSubscription``): the notices a
+    player gets are pushed to each of theirs (at most a few a player)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(2000))
+    p256dh: Mapped[str] = mapped_column(String(100))
+    """The browser's P-256 public key, base64url (65 bytes decoded)."""
+    auth: Mapped[str] = mapped_column(String(40))
+    """The browser's auth secret, base64url (16 bytes decoded)."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

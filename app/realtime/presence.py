@@ -33,6 +33,11 @@ class Presence:
         """Players with a websocket open in this process."""
         return {v.player_id for room in self.hub.rooms.values() for v in room if v.player_id}
 
+    def has_open(self, player_id: str, match_id: str) -> bool:
+        """Whether the player has a websocket on that match in this process now (the
+        notifier pushes no "your turn" to a player looking at the match)."""
+        return any(v.player_id == player_id for v in self.hub.rooms.get(match_id, ()))
+
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run())
 

@@ -230,10 +230,10 @@ def option_name(words: Words, path: Any) -> str:
     """``"sheets.0.intellect"`` → "Light's sheet: intellect" for eote's sheets,
     ``"turns_without_kill"`` → "Turns without kill"."""
     keys = shown(path).split(".")
-    if keys[0] == "sheets" and len(keys) > 1 and keys[1].isdigit():
+    if keys[0] == "sheets" and len(keys) > 1 and keys[1].isdecimal():
         rest = " ".join(humanise(k).lower() for k in keys[2:])
         return f"{words.seat_name(int(keys[1]))}'s sheet{f': {rest}' if rest else ''}"
-    name = " ".join(f"#{int(k) + 1}" if k.isdigit() else humanise(k).lower() for k in keys)
+    name = " ".join(f"#{int(k) + 1}" if k.isdecimal() else humanise(k).lower() for k in keys)
     return name[:1].upper() + name[1:]
 
 

@@ -572,6 +572,6 @@ def encode_cursor(seq: int) -> str:
 
 
 def decode_cursor(cursor: str) -> int:
-    if not (cursor.isascii() and cursor.isdigit()) or not 0 < int(cursor) < 2**63:
+    if not (cursor.isascii() and cursor.isdecimal()) or not 0 < int(cursor) < 2**63:
         raise Invalid("cursor: not a cursor this server gave out")
     return int(cursor)

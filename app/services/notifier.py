@@ -1,4 +1,4 @@
-"""Delivering the outbox: "your turn" and "match finished" by webhook and email.
+"""Delivering the outbox: "your turn" and "match finished" by webhook, email and Web Push.
 
 The match service writes what a change owes into the ``outbox`` table in the same
 transaction as the change (:mod:`app.services.notices`), so a notification owed is
@@ -10,7 +10,9 @@ server process then delivers it, never on the action's path:
 - it reads the player's address at delivery time, re-checks a webhook's host
   against DNS (no private or loopback targets unless ``WEBHOOK_ALLOW_PRIVATE``)
   and connects to the address it checked, POSTs Discord-compatible JSON and reads
-  no more than a few KB of the reply, or sends an email through ``SMTP_URL``;
+  no more than a few KB of the reply, or sends an email through ``SMTP_URL``, or
+  pushes to each browser the player subscribed (:mod:`app.services.push`; checked and
+  read the same way, public hosts only unless ``PUSH_ALLOW_PRIVATE``);
 - each delivery has one deadline (``NOTIFY_DEADLINE_S``, within half the lease),
   and a destination has a few deliveries at once at most (``WEBHOOKS_PER_HOST``):
   a slow receiver holds up only its own notices;
@@ -33,7 +35,7 @@ import re
 import secrets
 import smtplib
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from email.errors import HeaderParseError
 from email.headerregistry import Address
@@ -43,8 +45,10 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import httpx
+from py_vapid import Vapid
 
 from app.config import Settings
+from app.services import push as web_push
 from app.services.clock import Now, system_now
 from app.services.errors import Invalid
 from app.services.store import Store
@@ -93,27 +97,28 @@ def is_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
 
 
 async def webhook_addresses(
-    url: str, allow_private: bool, resolve: bool = True
+    url: str, allow_private: bool, resolve: bool = True, field: str = WEBHOOK_FIELD, kind: str = "webhook"
 ) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
     """The addresses ``url``'s host resolves to, each of them public (any address when
     ``allow_private``); :class:`Invalid` says why not. Without ``resolve`` and with
-    ``allow_private``, only the URL's form is checked (no lookup: nothing is returned)."""
+    ``allow_private``, only the URL's form is checked (no lookup: nothing is returned).
+    ``field`` and ``kind`` name the address in the refusal (a push endpoint's too)."""
     try:
         parts = urlsplit(url)
     except ValueError as error:  # an unclosed "[", a host that NFKC normalisation changes
-        raise Invalid(f"That webhook address is not a URL ({error}).", field=WEBHOOK_FIELD) from None
+        raise Invalid(f"That {kind} address is not a URL ({error}).", field=field) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise Invalid(
-            "A webhook address starts with https:// (or http://) and a host name, "
+            f"A {kind} address starts with https:// (or http://) and a host name, "
             "like https://discord.com/api/webhooks/…",
-            field=WEBHOOK_FIELD,
+            field=field,
         )
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         raise Invalid(
-            "That webhook address's port (after the colon) is not a number from 0 to 65535.",
-            field=WEBHOOK_FIELD,
+            f"That {kind} address's port (after the colon) is not a number from 0 to 65535.",
+            field=field,
         ) from None
     if allow_private and not resolve:
         return []
@@ -124,15 +129,15 @@ async def webhook_addresses(
         raise Invalid(
             f"That address cannot be reached: no host called {parts.hostname!r} was found "
             "(check the spelling).",
-            field=WEBHOOK_FIELD,
+            field=field,
         ) from None
     addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0].partition("%")[0]) for info in found))
     for ip in addresses:
         if not allow_private and not is_public(ip):
             raise Invalid(
                 f"That address cannot be reached from this server: {parts.hostname!r} is a private, "
-                f"loopback or reserved address ({ip}), and webhooks go to public hosts only.",
-                field=WEBHOOK_FIELD,
+                f"loopback or reserved address ({ip}), and {kind}s go to public hosts only.",
+                field=field,
             )
     return addresses
 
@@ -238,13 +243,26 @@ def outcome_words(outcome: str | None, last_error: str | None, deadline_s: float
     return f"The test notice could not be sent ({error or 'no answer'})."
 
 
+def nobody_watching(player_id: str, match_id: str) -> bool:
+    return False
+
+
 class Notifier:
     """Delivers the outbox of one database from one process (any number may run)."""
 
-    def __init__(self, store: Store, settings: Settings, now: Now = system_now) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        now: Now = system_now,
+        watching: Callable[[str, str], bool] = nobody_watching,
+    ) -> None:
         self.store = store
         self.settings = settings
         self.now = now
+        self.watching = watching
+        """Whether a player has a match open here now: their "your turn" is not pushed."""
+        self._vapid: Vapid | None = None
         self._wake = asyncio.Event()
         self._loop: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -299,7 +317,8 @@ class Notifier:
     async def _deliver(self, row: dict[str, Any]) -> None:
         address = row["address"]
         try:
-            if not address or (row["channel"] == "email" and not self.settings.smtp_url):
+            no_address = not address and row["channel"] != "push"  # push: read when sent
+            if no_address or (row["channel"] == "email" and not self.settings.smtp_url):
                 await self.store.settle_notice(row["id"], done_at=self.now(), outcome="skipped")
                 return
             try:
@@ -319,19 +338,23 @@ class Notifier:
             log.exception("settling outbox row %s failed", row["id"])
 
     async def _post_webhook(self, url: str, body: dict[str, Any]) -> None:
-        """POST ``body`` to ``url`` at an address its host was just checked to resolve to
-        (httpx looks nothing up again), within its destination's slots and the process's;
-        the reply's status counts, and no more than :data:`REPLY_BYTES` of it is read."""
-        addresses = await webhook_addresses(url, self.settings.webhook_allow_private)
+        await self._post(url, self.settings.webhook_allow_private, {}, json=body)
+
+    async def _post(self, url: str, allow_private: bool, headers: dict[str, str], **content: Any) -> None:
+        """POST ``content`` (``json=`` or ``content=``) to ``url`` at an address its host was
+        just checked to resolve to (httpx looks nothing up again), within its destination's
+        slots and the process's; the reply's status counts, and no more than
+        :data:`REPLY_BYTES` of it is read."""
+        addresses = await webhook_addresses(url, allow_private)
         target = httpx.URL(url)
-        headers = {"Host": target.netloc.decode("ascii")}
+        headers = {**headers, "Host": target.netloc.decode("ascii")}
         extensions = {"sni_hostname": target.raw_host.decode("ascii")} if target.scheme == "https" else {}
         assert self._http is not None and addresses
         failure: httpx.ConnectError | None = None
         for ip in addresses:  # as httpx would: the next address when one refuses the connection
             async with self._slot(destination(ip)), self._posting:
                 request = self._http.build_request(
-                    "POST", target.copy_with(host=str(ip)), json=body, headers=headers, extensions=extensions
+                    "POST", target.copy_with(host=str(ip)), headers=headers, extensions=extensions, **content
                 )
                 try:
                     response = await self._http.send(request, stream=True)
@@ -370,8 +393,47 @@ class Notifier:
         body = payload(row, self.settings.site_url())
         if row["channel"] == "webhook":
             await self._post_webhook(address, body)
+        elif row["channel"] == "push":
+            await self._push(row)
         else:
             await self._send_email(row, address)
+
+    async def vapid(self) -> Vapid:
+        """The server's VAPID key: the one in the database (this process's offer, if it
+        was the first to ask), read once."""
+        if self._vapid is None:
+            pem = await self.store.vapid_private_pem(web_push.new_vapid_pem(), self.now())
+            self._vapid = web_push.vapid_from_pem(pem)
+        return self._vapid
+
+    async def _push(self, row: dict[str, Any]) -> None:
+        """The notice to every browser the player subscribed, unless it is their turn in a
+        match they have open. A subscription whose push service says it is gone is
+        forgotten; any other failure fails the row, retried like a webhook's."""
+        if row["event"] == "your_turn" and self.watching(row["player_id"], row["match_id"]):
+            raise Skipped("watching")
+        subscriptions = await self.store.push_subscriptions(row["player_id"])
+        if not subscriptions:
+            raise Skipped("skipped")
+        vapid = await self.vapid()
+        data = web_push.payload(row, self.settings.site_url())
+        contact = web_push.vapid_contact(self.settings.site_url())
+        failures: list[Exception] = []
+        for subscription in subscriptions:
+            body, headers = web_push.push_request(subscription, data, vapid, contact)
+            try:
+                await self._post(
+                    subscription["endpoint"], self.settings.push_allow_private, headers, content=body
+                )
+            except httpx.HTTPStatusError as error:
+                if error.response.status_code in (404, 410):
+                    await self.store.forget_push_subscription(subscription["id"])
+                else:
+                    failures.append(error)
+            except Exception as error:
+                failures.append(error)
+        if failures:
+            raise failures[0]
 
     async def _send_email(self, row: dict[str, Any], address: str) -> None:
         """One e-mail to the player's one address, within the per-recipient caps, with its

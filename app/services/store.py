@@ -26,7 +26,18 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import aliased
 
 from app.db import json_text
-from app.models import EmailSent, LogEntry, Match, Outbox, Player, PlayerRating, RatingHistory, Seat
+from app.models import (
+    EmailSent,
+    LogEntry,
+    Match,
+    Outbox,
+    Player,
+    PlayerRating,
+    PushSubscription,
+    RatingHistory,
+    Seat,
+    VapidKey,
+)
 from app.ratings import RatedSeat, Rating, settle
 from app.rules.dice import SCHEME_V1
 from app.rules.log import Entry
@@ -40,6 +51,8 @@ OUTBOX = Outbox.__table__
 EMAIL_SENT = EmailSent.__table__
 RATINGS = PlayerRating.__table__
 RATING_HISTORY = RatingHistory.__table__
+PUSH_SUBSCRIPTIONS = PushSubscription.__table__
+VAPID_KEYS = VapidKey.__table__
 
 
 @dataclass(frozen=True)
@@ -47,7 +60,7 @@ class PlayerRecord:
     id: str
     name: str
     channels: tuple[str, ...] = field(default=(), compare=False)
-    """How the player hears of their turns (``webhook``, ``email``): read with the match."""
+    """How the player hears of their turns (``webhook``, ``email``, ``push``): read with the match."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +199,9 @@ RECORDS_QUERY = (
         SEAT_PLAYER.c.name.label("seat_player_name"),
         SEAT_PLAYER.c.webhook_url.label("seat_player_webhook"),
         SEAT_PLAYER.c.email.label("seat_player_email"),
+        exists()
+        .where(PUSH_SUBSCRIPTIONS.c.player_id == SEATS.c.player_id)
+        .label("seat_player_push"),  # Web Push (issue 33): some browser of theirs subscribed
     )
     .select_from(
         MATCHES.join(SEATS, SEATS.c.match_seq == MATCHES.c.seq)
@@ -249,7 +265,9 @@ def records_from(rows: list[Mapping[str, Any]]) -> list[MatchRecord]:
         player_id = row["seat_player_id"]
         player = None
         if player_id is not None:
-            channels = channels_of(row["seat_player_webhook"], row["seat_player_email"])
+            channels = channels_of(
+                row["seat_player_webhook"], row["seat_player_email"], row["seat_player_push"]
+            )
             player = PlayerRecord(player_id, row["seat_player_name"], channels)
         seats.append(
             SeatRecord(row["seat_number"], player, row["seat_npc"], row["seat_bot"], row["seat_seed"])
@@ -277,8 +295,12 @@ def _rating_of(row: Any) -> Rating:
     return Rating(row.rating, row.rd, row.volatility, row.games, aware(row.updated_at))
 
 
-def channels_of(webhook_url: str | None, email: str | None) -> tuple[str, ...]:
-    return (*(("webhook",) if webhook_url else ()), *(("email",) if email else ()))
+def channels_of(webhook_url: str | None, email: str | None, push: bool = False) -> tuple[str, ...]:
+    return (
+        *(("webhook",) if webhook_url else ()),
+        *(("email",) if email else ()),
+        *(("push",) if push else ()),
+    )
 
 
 def entry_from(row: Mapping[str, Any]) -> Entry:
@@ -614,6 +636,32 @@ class Store:
     async def _lock_address(self, connection: Any, address: str) -> None:
         """Held until the transaction ends: the caps' count and insert are one step
         (SQLite's single writer already makes them so)."""
+
+    async def push_subscriptions(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's Web Push subscriptions, read at delivery time."""
+        query = select(PUSH_SUBSCRIPTIONS).where(PUSH_SUBSCRIPTIONS.c.player_id == player_id)
+        async with self.engine.connect() as connection:
+            return [
+                dict(row._mapping)
+                for row in await connection.execute(query.order_by(PUSH_SUBSCRIPTIONS.c.created_at))
+            ]
+
+    async def forget_push_subscription(self, subscription_id: str) -> None:
+        """A push service said the subscription is gone (404 or 410)."""
+        async with self._writing(), self.engine.begin() as connection:
+            await connection.execute(
+                delete(PUSH_SUBSCRIPTIONS).where(PUSH_SUBSCRIPTIONS.c.id == subscription_id)
+            )
+
+    async def vapid_private_pem(self, new_pem: str, now: datetime) -> str:
+        """The server's VAPID private key: ``new_pem`` if none was stored yet, else the
+        stored one. Processes starting together all insert-if-absent, then read the one
+        that won, so every process signs with the same key."""
+        async with self._writing(), self.engine.begin() as connection:
+            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+            row = {"id": 1, "private_pem": new_pem, "created_at": now}
+            await connection.execute(dialect.insert(VAPID_KEYS).values(row).on_conflict_do_nothing())
+            return await connection.scalar(select(VAPID_KEYS.c.private_pem).where(VAPID_KEYS.c.id == 1))
 
     async def seen(self, player_ids: set[str], now: datetime) -> None:
         """These players have a websocket open now (presence)."""

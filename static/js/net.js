@@ -73,6 +73,13 @@ export function connectMatch(matchId, { onMessage, onStatus, lastVersion, specta
     get socket() { return socket; },
   };
   window.addEventListener("online", () => net.reconnectNow());
+  // The network is gone: drop the socket now (it could otherwise look open until a ping
+  // fails) so that the page says so at once; "online" above reconnects.
+  window.addEventListener("offline", () => {
+    if (stopped) return;
+    if (socket) socket.close();
+    else onStatus("offline", 0);
+  });
   open();
   return net;
 }

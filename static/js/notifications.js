@@ -69,3 +69,85 @@ async function sendTest() {
 
 form?.addEventListener("submit", (event) => { event.preventDefault(); save(); });
 testButton?.addEventListener("click", sendTest);
+
+// "Notifications on this device": subscribe this browser to Web Push with the server's key
+// (GET /api/v1/push/key) and hand the subscription to the server, or undo both. The
+// service worker (templates/sw.js) shows each push. The id the server gave this browser's
+// subscription is kept here, to delete it when the switch goes off.
+const pushLabel = form?.querySelector("[data-push]");
+const pushSwitch = form?.querySelector("[data-push-switch]");
+const pushStatus = form?.querySelector("[data-push-status]");
+const PUSH_KEPT = "dejarik-push-subscription";  // {"endpoint", "id"}
+
+function bytesOf(base64url) {
+  const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+function sayPush(words) {
+  pushStatus.hidden = false;
+  pushStatus.textContent = words;
+}
+
+function kept() {
+  try { return JSON.parse(localStorage.getItem(PUSH_KEPT)) || {}; } catch { return {}; }
+}
+
+async function pushManager() {
+  await navigator.serviceWorker.register("/sw.js");  // install.js's: registering again is a no-op
+  return (await navigator.serviceWorker.ready).pushManager;
+}
+
+async function pushOn() {
+  if ((await Notification.requestPermission()) !== "granted") {
+    sayPush("Notifications are blocked for this site: allow them in the browser's site settings, then try again.");
+    return false;
+  }
+  const manager = await pushManager();
+  const { public_key: key } = await (await fetch("/api/v1/push/key")).json();
+  const subscription = (await manager.getSubscription())
+    || (await manager.subscribe({ userVisibleOnly: true, applicationServerKey: bytesOf(key) }));
+  const { response, answer } = await send("POST", "/api/v1/players/me/push-subscriptions", subscription.toJSON());
+  if (!response.ok) {
+    await subscription.unsubscribe();
+    sayPush(answer.detail || "The server did not take this device's subscription.");
+    return false;
+  }
+  localStorage.setItem(PUSH_KEPT, JSON.stringify({ endpoint: subscription.endpoint, id: answer.id }));
+  sayPush("On: this device shows a notification when a match waits for you, and when one ends.");
+  return true;
+}
+
+async function pushOff() {
+  const { id } = kept();
+  if (id) await send("DELETE", `/api/v1/players/me/push-subscriptions/${encodeURIComponent(id)}`);
+  const subscription = await (await pushManager()).getSubscription();
+  if (subscription) await subscription.unsubscribe();
+  localStorage.removeItem(PUSH_KEPT);
+  sayPush("Off: this device shows no more notifications.");
+}
+
+async function setUpPushSwitch() {
+  if (!pushSwitch) return;
+  if (!("serviceWorker" in navigator && "PushManager" in window && "Notification" in window)) {
+    sayPush("This browser cannot show notifications from a site (on an iPhone, add Dejarik to the home screen first).");
+    return;
+  }
+  pushLabel.hidden = false;
+  const subscription = await (await pushManager()).getSubscription().catch(() => null);
+  pushSwitch.checked = Boolean(subscription && Notification.permission === "granted"
+    && kept().endpoint === subscription.endpoint);
+  pushSwitch.addEventListener("change", async () => {
+    pushSwitch.disabled = true;
+    try {
+      pushSwitch.checked = pushSwitch.checked ? await pushOn() : (await pushOff(), false);
+    } catch (error) {
+      pushSwitch.checked = false;
+      sayPush(`Notifications could not be turned on here (${error.message || error}).`);
+    } finally {
+      pushSwitch.disabled = false;
+    }
+  });
+}
+
+setUpPushSwitch();

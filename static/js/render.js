@@ -193,7 +193,9 @@ export function createRenderer(root, store) {
       connecting: "Connecting…", live: "Live", offline: `Connection lost: retrying in ${Math.ceil(store.retryIn / 1000)} s…`,
       reconnecting: "Reconnecting…", closed: "Disconnected",
     };
-    text(parts.connection, states[store.connection] || store.connection);
+    // The browser knows the network is gone: say that rather than count the retries down.
+    const offline = !navigator.onLine && store.connection !== "live" && store.connection !== "closed";
+    text(parts.connection, offline ? "You are offline — reconnecting…" : states[store.connection] || store.connection);
     parts.connection.dataset.connection = store.connection;
   }
 

@@ -1,17 +1,25 @@
-"""Real receivers for notifications: an HTTP server taking webhooks and an SMTP
-server (aiosmtpd) taking email, both on 127.0.0.1, started by the test."""
+"""Real receivers for notifications: an HTTP server taking webhooks, an SMTP server
+(aiosmtpd) taking email and a Web Push service, all on 127.0.0.1, started by the test."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
 import threading
 import time
+import uuid
 from email import message_from_bytes, policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import http_ece
 from aiosmtpd.controller import Controller
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from tests.conftest import free_port
 
@@ -127,6 +135,102 @@ class StreamingReceiver:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+class PushService:
+    """A Web Push service on 127.0.0.1, as a browser's push service takes pushes: each POST
+    to a subscription's endpoint must carry a VAPID JWT (RFC 8292) signed with
+    ``public_key`` (the key the server published: set it before pushes come) for this
+    service's own origin and not expired; its body is decrypted (RFC 8291, ``aes128gcm``,
+    by ``http_ece``) with the subscription's private key and auth secret, made by
+    :meth:`subscription`, and kept in ``received`` as (endpoint path, JSON). An endpoint
+    in ``gone`` is answered 410; a push that fails a check, 400 (kept in ``refused``).
+    :meth:`down` refuses connections until :meth:`up`."""
+
+    def __init__(self) -> None:
+        self.public_key = ""
+        self.received: list[tuple[str, dict[str, Any]]] = []
+        self.refused: list[str] = []
+        self.gone: set[str] = set()
+        self._keys: dict[str, tuple[ec.EllipticCurvePrivateKey, bytes]] = {}
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server: ThreadingHTTPServer | None = None
+        self.up()
+
+    def subscription(self) -> dict[str, Any]:
+        """A browser's ``PushSubscription.toJSON()``: a new endpoint here, with a real
+        P-256 key pair and a 16-byte auth secret."""
+        path = f"/push/{uuid.uuid4().hex}"
+        private_key, secret = ec.generate_private_key(ec.SECP256R1()), os.urandom(16)
+        self._keys[path] = (private_key, secret)
+        point = private_key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+        keys = {"p256dh": b64url(point), "auth": b64url(secret)}
+        return {"endpoint": self.url + path, "keys": keys}
+
+    def to(self, endpoint: str) -> list[dict[str, Any]]:
+        """What was pushed to ``endpoint`` (a subscription's), decrypted."""
+        return [body for path, body in self.received if self.url + path == endpoint]
+
+    def check(self, path: str, headers: Any, body: bytes) -> dict[str, Any]:
+        scheme, _, params = headers.get("Authorization", "").partition(" ")
+        fields = dict(part.split("=", 1) for part in params.split(",") if "=" in part)
+        assert scheme == "vapid" and fields.get("k") == self.public_key, "not signed with the published key"
+        signed, _, signature = fields["t"].rpartition(".")
+        raw = unb64url(signature)
+        key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(self.public_key))
+        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        key.verify(der, signed.encode(), ec.ECDSA(hashes.SHA256()))  # InvalidSignature if not
+        header, claims = (json.loads(unb64url(part)) for part in signed.split("."))
+        assert header["alg"] == "ES256", header
+        assert claims["aud"] == self.url and claims["exp"] > time.time(), claims
+        assert headers["Content-Encoding"] == "aes128gcm" and int(headers["TTL"]) > 0
+        private_key, secret = self._keys[path]
+        plain = http_ece.decrypt(body, private_key=private_key, auth_secret=secret, version="aes128gcm")
+        return json.loads(plain)
+
+    def up(self) -> None:
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                if self.path in service.gone:
+                    status = 410
+                else:
+                    try:
+                        service.received.append((self.path, service.check(self.path, self.headers, body)))
+                        status = 201
+                    except Exception as error:
+                        service.refused.append(f"{type(error).__name__}: {error}")
+                        status = 400
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def down(self) -> None:
+        """Nothing listens at the port: connections are refused."""
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()
+            self.server = None
+
+    close = down
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 class SmtpSink:

@@ -24,6 +24,10 @@ STATE_REFUSALS = {
     "PUT /api/v1/players/me/notifications": re.compile(
         r"That address cannot be reached.*(no host called|private)"
     ),
+    # Web Push (issue 33): the same host checks, and a key of the right length that is no P-256 point.
+    "POST /api/v1/players/me/push-subscriptions": re.compile(
+        r"That address cannot be reached.*(no host called|private)|keys\.p256dh is not a P-256 public key"
+    ),
 }
 """Each operation, and the refusals by the server's state it may answer schema-valid data."""
 

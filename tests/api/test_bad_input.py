@@ -224,3 +224,13 @@ async def test_random_junk_never_makes_a_500(client):
             )
             assert 400 <= response.status_code < 500, response.text
     assert (await view(client, match["id"]))["version"] == match["version"]
+
+
+async def test_digits_that_are_not_decimal_get_no_500(client):
+    """``"²".isdigit()`` is true but ``int("²")`` fails: the pages that read numbers from
+    text treat it as what it is, not a number."""
+    match, _ = await start_match(client)
+    replay = await client.get(f"/matches/{match['id']}/replay", params={"v": "²"})
+    assert replay.status_code == 200, "opens on the latest position, as without ?v="
+    picture = await client.get(f"/matches/{match['id']}/board.png", params={"v": "²"})
+    assert picture.status_code == 422 and "whole number" in picture.text

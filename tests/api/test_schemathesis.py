@@ -43,13 +43,15 @@ fail-on = ["missing_auth", "unused_openapi_auth", "unsupported_regex", "unmatche
 # decides, which no JSON Schema sees: an action that is not legal in the match's position
 # ("422 the action is not legal"), a bot of another ruleset than the match's ("422 bot
 # unknown or not for this ruleset": the schema gives the bot ids per ruleset, but the
-# match is not in the body), a webhook whose host does not resolve, or is private. The
+# match is not in the body), a webhook or push endpoint whose host does not resolve, or
+# is private, a push key that is not a point on P-256. The
 # hooks' check refused_by_the_state_not_the_schema fails any other 422 of theirs.
 [[operations]]
 include-operation-id = [
     "send_action",
     "add_bot_api_v1_matches__match_id__bots_post",
     "set_my_notifications_api_v1_players_me_notifications_put",
+    "subscribe_api_v1_players_me_push_subscriptions_post",
 ]
 checks.positive_data_acceptance.expected-statuses = [
     "2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx",

@@ -33,6 +33,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SERVICE_WORKERS = os.environ.get("TEST_SERVICE_WORKERS", "block")  # see new_context
 
 # The tests' own REST calls (players, matches, actions) share one client: a client made for
 # each call costs about 27 ms of CPU for its TLS context, and the play loops make thousands.
@@ -70,11 +71,17 @@ def new_context(browser):
     A context prefers reduced motion unless a test asks otherwise: the pages then show
     each change at once (a real setting of players', which the pages honour), instead of
     every test waiting out the dice's tumble and the pieces' slides. The animations have
-    tests of their own (``test_art_and_motion.py``), which ask for motion."""
+    tests of their own (``test_art_and_motion.py``), which ask for motion.
+
+    Likewise a context blocks the service worker unless a test asks for it: installing it
+    (fetching and storing every static file and the offline pages) in every context made
+    the browser tests a fifth slower. Its own tests (``test_installable.py``) allow it, and
+    ``TEST_SERVICE_WORKERS=allow`` runs every browser test with it."""
     contexts = []
 
     def make(**options):
         options.setdefault("reduced_motion", "reduce")
+        options.setdefault("service_workers", SERVICE_WORKERS)
         context = browser.new_context(**options)
         context.set_default_timeout(10_000)
         contexts.append(context)
