@@ -8,11 +8,13 @@ answered with an ETag of its version: a repeated fetch costs a 304.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
@@ -31,6 +33,18 @@ RENDERING = "1"
 CACHE_BYTES = 32 * 1024 * 1024
 """The pictures kept in memory, the most recently used, at most this many bytes in all."""
 _pictures: OrderedDict[tuple[str, str, int], bytes] = OrderedDict()
+DRAWN_AT_ONCE = 2
+"""Pictures drawn at the same time, in threads of their own: drawing is CPU, and it neither
+waits behind nor takes the threads other work of the server uses (anyio's shared 40)."""
+_drawing: WeakKeyDictionary[asyncio.AbstractEventLoop, CapacityLimiter] = WeakKeyDictionary()
+"""A limiter for each event loop (one a server; the tests run several in one process)."""
+
+
+def _drawing_threads() -> CapacityLimiter:
+    loop = asyncio.get_running_loop()
+    if loop not in _drawing:
+        _drawing[loop] = CapacityLimiter(DRAWN_AT_ONCE)
+    return _drawing[loop]
 
 
 async def _picture(key: tuple[str, str, int], render: Callable[[], Awaitable[Callable[[], bytes]]]) -> bytes:
@@ -40,7 +54,7 @@ async def _picture(key: tuple[str, str, int], render: Callable[[], Awaitable[Cal
     if key in _pictures:
         _pictures.move_to_end(key)
         return _pictures[key]
-    picture = await to_thread.run_sync(await render())
+    picture = await to_thread.run_sync(await render(), limiter=_drawing_threads())
     _pictures[key] = picture
     while sum(map(len, _pictures.values())) > CACHE_BYTES and len(_pictures) > 1:
         _pictures.popitem(last=False)
