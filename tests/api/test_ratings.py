@@ -15,7 +15,7 @@ from app.db import make_engine
 from app.models import PlayerRating
 from app.ratings import Rating, bot_rating, rated_match
 from app.rules.base import COMMON_ACTION_TYPES
-from tests.api.helpers import view
+from tests.api.helpers import play_one, view
 from tests.bots.helpers import wait_for
 from tests.conftest import LiveServer, new_player
 
@@ -40,16 +40,7 @@ async def both_play(client, match_id: str, players: list[dict]) -> dict:
     """Each seat plays game actions until both have played one; returns the view."""
     rng, played = random.Random(7), set()
     while played != {0, 1}:
-        current = await view(client, match_id)
-        seat = current["to_act"][0]
-        mine = await view(client, match_id, players[seat])
-        action = rng.choice([a for a in mine["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES])
-        sent = await client.post(
-            f"/api/v1/matches/{match_id}/actions",
-            json={"action": action, "version": mine["version"]},
-            headers=players[seat]["headers"],
-        )
-        assert sent.status_code == 200, sent.text
+        seat, _action, _response = await play_one(client, match_id, players, rng)
         played.add(seat)
     return await view(client, match_id)
 
