@@ -23,7 +23,7 @@ function clockTime(iso) {
 
 export function attachRematch(section, matchId, store) {
   const base = `/api/v1/matches/${encodeURIComponent(matchId)}/rematch`;
-  let rematch = null, error = "", sending = false, expiryTimer = 0;
+  let rematch = null, error = "", sending = false, expiryTimer = 0, leaving = false;
   const status = section.querySelector("[data-rematch-status]");
   const buttons = {
     offer: section.querySelector("[data-rematch='offer']"),
@@ -84,8 +84,12 @@ export function attachRematch(section, matchId, store) {
     rematch = next;
     error = "";
     const seat = store.view && store.view.you ? store.view.you.seat : null;
-    // Both players go to the new match once it is made.
-    if (rematch && rematch.status === "accepted" && rematch.match && seat !== null && seat !== undefined) {
+    // Both players go to the new match once it is made: once, though the news comes twice
+    // to the one who asked (the answer, then the socket), and a second navigation would
+    // abort the first.
+    if (rematch && rematch.status === "accepted" && rematch.match && seat !== null && seat !== undefined
+        && !leaving) {
+      leaving = true;
       window.location.assign(`/matches/${rematch.match}`);
     }
     watchExpiry();
