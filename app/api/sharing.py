@@ -114,10 +114,10 @@ async def board_png(match_id: str, request: Request, service: ServiceDep) -> Res
     return _picture_response(picture, etag, "image/png", fixed)
 
 
-async def replay_frames(service: MatchService, match: MatchRecord) -> list[tuple[dict[str, Any], int]]:
+def replay_frames(match: MatchRecord, entries: list[Any], creator: Any) -> list[tuple[dict[str, Any], int]]:
     """(spectator view, version) from the start of play to now, a frame an action,
-    at most ``GIF_MAX_FRAMES`` of them spread evenly (always the first and the last)."""
-    entries, creator = await records.log_and_creator(service.store, match, match.version)
+    at most ``GIF_MAX_FRAMES`` of them spread evenly (always the first and the last).
+    Replaying the log is CPU: it runs in the drawing thread, not on the event loop."""
     start = next((e.version for e in entries if e.kind == "start"), match.version)
     frames = []
     for version in sharing.sample_versions(list(range(start, match.version + 1))):
@@ -138,8 +138,9 @@ async def replay_gif(match_id: str, request: Request, service: ServiceDep) -> Re
         return _picture_response(None, etag, "image/gif", False)
 
     async def render() -> Callable[[], bytes]:
-        frames = await replay_frames(service, match)
-        return lambda: sharing.replay_gif(frames, ruleset_name(match.ruleset))
+        entries, creator = await records.log_and_creator(service.store, match, match.version)
+        name = ruleset_name(match.ruleset)
+        return lambda: sharing.replay_gif(replay_frames(match, entries, creator), name)
 
     picture = await _picture((match.id, "gif", match.version), render)
     return _picture_response(picture, etag, "image/gif", False)
