@@ -45,14 +45,19 @@ async def both_play(client, match_id: str, players: list[dict]) -> dict:
     return await view(client, match_id)
 
 
-async def resign(client, match_id: str, player: dict, on: httpx.AsyncClient | None = None) -> httpx.Response:
+async def resignation(client, match_id: str, player: dict) -> dict:
+    """The body of ``player``'s resignation at the match's current version."""
     mine = await view(client, match_id, player)
     action = next(a for a in mine["legal_actions"] if a["type"] == "resign")
-    return await (on or client).post(
-        f"/api/v1/matches/{match_id}/actions",
-        json={"action": action, "version": mine["version"]},
-        headers=player["headers"],
-    )
+    return {"action": action, "version": mine["version"]}
+
+
+async def send(on: httpx.AsyncClient, match_id: str, player: dict, body: dict) -> httpx.Response:
+    return await on.post(f"/api/v1/matches/{match_id}/actions", json=body, headers=player["headers"])
+
+
+async def resign(client, match_id: str, player: dict) -> httpx.Response:
+    return await send(client, match_id, player, await resignation(client, match_id, player))
 
 
 async def ratings_of(client, player: dict) -> dict:
@@ -236,11 +241,14 @@ async def test_two_servers_rate_each_ending_once(database_url):
             second = await rated_match_between(on_two, rey, hux)
             await both_play(on_one, first["id"], [rey, kylo])
             await both_play(on_two, second["id"], [rey, hux])
-            # Kylo resigns on both servers at once; Hux resigns the other match at the same moment.
+            # Kylo's one resignation sent to both servers at once; Hux resigns the other match
+            # at the same moment.
+            kylo_resigns = await resignation(on_one, first["id"], kylo)
+            hux_resigns = await resignation(on_two, second["id"], hux)
             answers = await asyncio.gather(
-                resign(on_one, first["id"], kylo),
-                resign(on_one, first["id"], kylo, on=on_two),
-                resign(on_two, second["id"], hux, on=on_one),
+                send(on_one, first["id"], kylo, kylo_resigns),
+                send(on_two, first["id"], kylo, kylo_resigns),
+                send(on_one, second["id"], hux, hux_resigns),
             )
             assert all(a.status_code in (200, 409) for a in answers)
             assert answers[2].status_code == 200
