@@ -3,9 +3,7 @@ says when to come back, and nothing done; the counts refill with time."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from types import SimpleNamespace
 
 import httpx
@@ -15,7 +13,7 @@ from websockets.asyncio.client import connect
 
 from app.api.limits import RateLimited, RateLimiter
 from app.config import Settings
-from tests.api.helpers import start_match, view
+from tests.api.helpers import clear_of_the_minute_s_turn, start_match, view
 from tests.api.hostile import serve
 from tests.conftest import new_player
 
@@ -31,14 +29,6 @@ def assert_limited(response: httpx.Response, what: str) -> None:
     assert response.status_code == 429, response.text
     assert int(response.headers["retry-after"]) >= 1
     assert what in response.json()["detail"] and "retry in" in response.json()["detail"]
-
-
-async def clear_of_the_minute_s_turn() -> None:
-    """Start a burst at least 8 s before the clock's minute turns: there, the sliding window
-    counter weighs the last minute's count down and may let one more through at once
-    (app/api/limits.py; tests/api/test_limits.py tests that arithmetic on a clock of its own)."""
-    if (into := time.time() % 60) > 52:
-        await asyncio.sleep(60.5 - into)
 
 
 async def test_every_limit_answers_429_with_retry_after(limited_server):

@@ -26,6 +26,7 @@ from app.tutorial import (
     push_chance,
     tutor_choice,
 )
+from tests.api.helpers import clear_of_the_minute_s_turn
 from tests.conftest import LiveServer, new_player
 
 
@@ -156,6 +157,7 @@ async def test_l6_tutorials_cost_matches_and_players_and_share_one_tutor(databas
 
 async def test_l6_a_tutorial_that_creates_a_player_spends_a_player_token(database_url):
     server = LiveServer(Settings(database_url=database_url, rate_limit_players=1)).start()
+    await clear_of_the_minute_s_turn()
     try:
         async with httpx.AsyncClient(base_url=server.url) as browser:
             await start_tutorial(browser)
