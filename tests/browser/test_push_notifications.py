@@ -1,6 +1,7 @@
 """Web Push in Chromium (issue 33): the settings page offers "Notifications on this device",
 and a push delivered to the service worker (through the DevTools protocol, as a push
-service would deliver it) shows a notification with the match's words and link."""
+service would deliver it) shows a notification with the match's words and link, whose
+click opens the match."""
 
 from __future__ import annotations
 
@@ -80,3 +81,22 @@ def test_a_push_to_the_worker_shows_a_notification(web_server, full_browser):
                 .then((all) => all.map((n) => ({title: n.title, body: n.body, data: n.data})))"""
         )
     assert shown == [{"title": "Your turn", "body": notice["body"], "data": {"url": url}}]
+
+    # A click on it opens the match. No browser here has a screen to click the
+    # notification on, and Chromium lets a worker open a window only for a click a
+    # person made, so the worker is handed the event its click fires, and the one
+    # call the browser would refuse (clients.openWindow) records where it would go.
+    (worker,) = context.service_workers
+    opened = worker.evaluate(
+        """async () => {
+            const opened = [];
+            self.clients.openWindow = async (url) => { opened.push(url); return null; };
+            const [notification] = await self.registration.getNotifications();
+            const click = new NotificationEvent("notificationclick", { notification });
+            self.dispatchEvent(click);
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            const left = await self.registration.getNotifications();
+            return { opened, left: left.length };
+        }"""
+    )
+    assert opened == {"opened": [url], "left": 0}  # the match opens; the notification is gone
