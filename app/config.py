@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     bot_scan_s: float = 3.0
     """How often every active match is checked for a bot whose turn it is (after a
     restart, or a move made through another process)."""
+    league_sweep_s: float = 10.0
+    """How often each process looks for a running league whose round has ended but was not
+    moved on (its process died after the last result): the next Swiss round, or the end."""
     allowed_origins: list[str] = []
     """Origins besides the server's own (``scheme://host[:port]``, as a JSON list in the
     environment) whose pages may post forms, use the cookie on REST, or open a

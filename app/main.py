@@ -19,6 +19,8 @@ from app.api import (
     chat,
     docs,
     health,
+    league_pages,
+    leagues,
     matches,
     metrics,
     pages,
@@ -35,6 +37,7 @@ from app.api.cookies import SecureCookies
 from app.api.errors import ERROR_RESPONSES, BodyLimit, install_error_handlers
 from app.api.exports import ExportGate
 from app.api.headers import SecurityHeaders
+from app.api.leagues import league_service
 from app.api.limits import RateLimiter
 from app.api.origin import OriginCheck
 from app.bots.runner import BotRunner
@@ -46,9 +49,11 @@ from app.migrate import upgrade
 from app.realtime import ws
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
+from app.realtime.leagues import LeagueRooms
 from app.realtime.outage import DatabaseWatch, resync_all
 from app.realtime.presence import Presence
 from app.services.clock import system_now
+from app.services.leagues import LeagueRunner
 from app.services.notifier import Notifier
 from app.services.store import Committed, store_for
 
@@ -118,8 +123,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if committed is None or committed.notices:
                 notifier.poke()
             await hub.publish(match_id, version, committed)
+            if committed is not None and committed.after.league_id and committed.after.status == "finished":
+                app.state.leagues.match_ended(committed.after.league_id)  # leagues (issue 32)
 
         app.state.publish = publish
+        app.state.league_rooms = LeagueRooms(hub.broker)  # leagues (issue 32): WS /ws/leagues/{id}
+        app.state.leagues = LeagueRunner(lambda: league_service(app), settings.league_sweep_s)
         app.state.database_watch = DatabaseWatch(hub, engine)
         hub.broker.on_reconnect = lambda: resync_all(hub)  # what the broker missed while away
         await hub.start()
@@ -128,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.bots = BotRunner(app.state.sessionmaker, settings, app.state.metrics)
         app.state.publish = app.state.bots.wrap(publish)
         await app.state.bots.start()
+        await app.state.leagues.start()
         await notifier.start()
         await app.state.presence.start()
         # What start-up built lives as long as the process: no collection need walk it again.
@@ -138,6 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await app.state.presence.stop()
             await notifier.stop()
+            await app.state.leagues.stop()
             await app.state.bots.stop()
             await app.state.database_watch.stop()
             await hub.stop()
@@ -171,18 +182,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         chat.router,
         ratings.router,  # after players.router: /players/me is not a player's id
         push.router,
+        leagues.router,
     ):
         app.include_router(router, responses=ERROR_RESPONSES)
     page_routers = (
         health.router,
         docs.router,
         pages.router,
+        league_pages.router,  # /leagues/new, /leagues/{id}
         rules_pages.router,
         tutorial.router,
         sharing.router,  # board.png, replay.gif, /embed/
     )
     for router in page_routers:
         app.include_router(router)
+    app.include_router(leagues.socket_router)  # WS /ws/leagues/{id}
     app.include_router(app_shell.router)  # the manifest, /sw.js and the offline page
     app.state.service_worker = app_shell.service_worker_script()  # versioned by the static files
     app.include_router(metrics.router)  # GET /metrics, outside the OpenAPI schema

@@ -9,6 +9,10 @@ colours (``static/style.css``), owner shapes and the creatures' figures, read fr
 (``ruleset.view(state, None)``), so nothing hidden (an eote setting, a face-down
 piece) can reach a picture. The SVG is rasterised by resvg (``resvg-py``) and the GIF
 written by Pillow.
+
+The last move's or attack's two spaces are marked as the board page marks them
+(``lastMarks`` in ``static/js/state.js``, ``.last-mark`` in ``static/style.css``): read
+from the log as a spectator reads it (:func:`last_marks`), never from a hidden choice.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import io
 import json
 import math
 import re
-from functools import cache
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache, lru_cache
 from html import escape
 from typing import Any
 
@@ -47,6 +52,15 @@ FIGURE_FILL = ["#e3f0ff", "#ffe9e4", "#e6ffe9", "#f6e8ff"]
 FIGURE_ACCENT = ["#0b3f86", "#8a1712", "#14591f", "#5a1d7e"]
 CHESS_GLYPHS = {"king": "♚", "queen": "♛", "knight": "♞", "pawn": "♟"}
 FONT = "Liberation Sans, DejaVu Sans, Arial, sans-serif"
+# .last-mark in static/style.css: a tint and a rim in the colour that stands out on the space;
+# where the move ended brighter than where it started (dashed).
+LAST_FILL = "#2fb8ff"
+LAST_RIM = {"0": "#0a3a80", "1": "#9fe6ff", "core": "#9fe6ff"}
+LAST_OPACITY = {"from": 0.22, "to": 0.42}
+LAST_MARKS = "last_marks"
+"""The key of a view (as given to :func:`preview_svg`) holding ``{"from", "to"}``: the
+spaces to mark (:func:`last_marks`)."""
+BOARD_SPACE = re.compile(r"(C|[AB]([1-9]|1[0-2]))")
 
 
 @cache
@@ -78,9 +92,10 @@ def space_centre(space: str) -> tuple[float, float]:
     return _polar(A_CENTRE if space[0] == "A" else B_CENTRE, _ray_angle(int(space[1:])))
 
 
-def _cell(space: str, fill: str) -> str:
+def _cell_shape(space: str, attributes: str) -> str:
+    """The space's outline (board-draw.js's cellShape) with these SVG attributes."""
     if space == "C":
-        return f'<circle r="{CORE_R}" fill="{fill}" stroke="{BACKGROUND}" stroke-width="0.8"/>'
+        return f'<circle r="{CORE_R}" {attributes}/>'
     centre = _ray_angle(int(space[1:]))
     r0, r1 = (INNER_R, OUTER_R) if space[0] == "A" else (CORE_R, INNER_R)
     (x0, y0), (x1, y1) = _polar(r1, centre - 15), _polar(r1, centre + 15)
@@ -89,7 +104,54 @@ def _cell(space: str, fill: str) -> str:
         f"M{x0:.2f} {y0:.2f}A{r1} {r1} 0 0 1 {x1:.2f} {y1:.2f}"
         f"L{x2:.2f} {y2:.2f}A{r0} {r0} 0 0 0 {x3:.2f} {y3:.2f}Z"
     )
-    return f'<path d="{d}" fill="{fill}" stroke="{BACKGROUND}" stroke-width="0.8"/>'
+    return f'<path d="{d}" {attributes}/>'
+
+
+def _cell(space: str, fill: str) -> str:
+    return _cell_shape(space, f'fill="{fill}" stroke="{BACKGROUND}" stroke-width="0.8"')
+
+
+def _last_mark(space: str, end: str) -> str:
+    """The mark of the last move's start (``end`` "from") or end ("to") on ``space``."""
+    dashes = ' stroke-dasharray="2.6 1.6"' if end == "from" else ""
+    return _cell_shape(
+        space,
+        f'fill="{LAST_FILL}" fill-opacity="{LAST_OPACITY[end]}" stroke="{LAST_RIM[_tone(space)]}" '
+        f'stroke-width="1.5"{dashes}',
+    )
+
+
+def _is_space(value: Any) -> bool:
+    return isinstance(value, str) and BOARD_SPACE.fullmatch(value) is not None
+
+
+def last_marks(
+    entries: Sequence[Mapping[str, Any]], pieces: Iterable[Mapping[str, Any]], version: int | None = None
+) -> dict[str, str] | None:
+    """The two spaces of the last move or attack, ``{"from", "to"}``, or None: state.js's
+    ``lastMarks``, from log entries as a spectator sees them (``views.entry_for``) and
+    the pieces where they stand after ``version`` (entries past it are left out). An
+    attack names pieces: where its two stood is found by walking the later events back
+    (a push moved one, a kill took one off) from where they stand now."""
+    at = {p["id"]: p["at"] for p in pieces if p.get("at")}
+    for entry in reversed(entries):
+        if version is not None and entry["version"] > version:
+            continue
+        for event in reversed(entry.get("events") or []):
+            kind = event.get("type")
+            if kind == "move" and _is_space(event.get("from")) and _is_space(event.get("to")):
+                return {"from": event["from"], "to": event["to"]}
+            if kind == "attack" and event.get("piece") in at and event.get("target") in at:
+                return {"from": at[event["piece"]], "to": at[event["target"]]}
+            if "piece" not in event:
+                continue
+            if _is_space(event.get("from")):
+                at[event["piece"]] = event["from"]
+            elif _is_space(event.get("at")):
+                at[event["piece"]] = event["at"]
+            elif kind == "place":
+                at.pop(event["piece"], None)
+    return None
 
 
 def _tone(space: str) -> str:
@@ -152,30 +214,45 @@ def _token(piece: dict[str, Any], legend: dict[str, Any], chess_colours: bool) -
     return "".join(parts)
 
 
-def board_group(state: dict[str, Any]) -> str:
-    """The Dejarik board with the pieces of a spectator's view, centred on 0, 204 across."""
-    parts = [board_spaces()]
+def _marked(marks: Mapping[str, str] | None) -> tuple[str | None, str | None]:
+    """(from, to) of ``marks``, each a board space or None."""
+    marks = marks or {}
+    start, end = marks.get("from"), marks.get("to")
+    return (start if _is_space(start) else None), (end if _is_space(end) else None)
+
+
+def board_group(state: dict[str, Any], marks: Mapping[str, str] | None = None) -> str:
+    """The Dejarik board with the pieces of a spectator's view, centred on 0, 204 across;
+    ``marks``: the last move's two spaces (:func:`last_marks`), marked under the pieces."""
+    parts = [board_spaces(*_marked(marks))]
     for piece, x, y in placed_pieces(state):
         parts.append(f'<g transform="translate({x:.2f} {y:.2f})">{token_markup(piece, state)}</g>')
     return "".join(parts)
 
 
-@cache
-def board_spaces() -> str:
-    """The empty board: the core, rings B and A in alternating tones, each space named."""
+@lru_cache(maxsize=64)
+def board_spaces(start: str | None = None, end: str | None = None) -> str:
+    """The empty board: the core, rings B and A in alternating tones, each space named;
+    the last move's ``start`` and ``end`` spaces marked (under their names, as on the page)."""
     parts = [f'<circle r="102" fill="{ACCENT}" fill-opacity="0.12"/>']
     for space in SPACES:
-        tone = _tone(space)
-        parts.append(_cell(space, TONES[tone]))
-        x, y = space_centre(space) if space != "C" else (0, -CORE_R + 5)
-        if space != "C":
-            x, y = x * (1.165 if space[0] == "A" else 1.3), y * (1.165 if space[0] == "A" else 1.3)
-        ink = {"0": "#3a2f10", "1": "#d6e0ee", "core": "#fff4de"}[tone]
-        parts.append(
-            f'<text x="{x:.1f}" y="{y + 1.6:.1f}" font-size="4.6" text-anchor="middle" fill="{ink}" '
-            f'font-family="{FONT}">{space}</text>'
-        )
+        parts.append(_cell(space, TONES[_tone(space)]))
+        if space in (start, end):
+            parts.append(_last_mark(space, "from" if space == start else "to"))
+        parts.append(_space_label(space))
     return "".join(parts)
+
+
+def _space_label(space: str) -> str:
+    tone = _tone(space)
+    x, y = space_centre(space) if space != "C" else (0, -CORE_R + 5)
+    if space != "C":
+        x, y = x * (1.165 if space[0] == "A" else 1.3), y * (1.165 if space[0] == "A" else 1.3)
+    ink = {"0": "#3a2f10", "1": "#d6e0ee", "core": "#fff4de"}[tone]
+    return (
+        f'<text x="{x:.1f}" y="{y + 1.6:.1f}" font-size="4.6" text-anchor="middle" fill="{ink}" '
+        f'font-family="{FONT}">{space}</text>'
+    )
 
 
 def placed_pieces(state: dict[str, Any]) -> list[tuple[dict[str, Any], float, float]]:
@@ -272,7 +349,8 @@ def preview_svg(
     """The share picture: the board (or eote's table) left, the title lines right,
     on a 1200 × 630 canvas scaled to ``size``; ``version`` None leaves out the move line."""
     state = view.get("state") or {}
-    drawing = table_group(state) if state.get("kind") == "eote" else board_group(state)
+    eote = state.get("kind") == "eote"  # a table: no board, no spaces to mark
+    drawing = table_group(state) if eote else board_group(state, view.get(LAST_MARKS))
     title_lines = [
         (ruleset_name, 46, TEXT, "bold"),
         (player_words(view), 30, TEXT, "normal"),
@@ -340,11 +418,27 @@ def sample_versions(versions: list[int], cap: int = GIF_MAX_FRAMES) -> list[int]
     return [versions[round(k * step)] for k in range(cap)]
 
 
+PALETTE_MARK_SPACES = ("A1", "B1", "A2", "B2", "C")
+"""Where marks are laid on the pictures the GIF's palette is chosen from: each tone."""
+
+
 def replay_gif(frames: list[tuple[dict[str, Any], int]], ruleset_name: str) -> bytes:
     """An animated GIF, one frame for each (view, version) given, the last one held longer.
-    Every frame shares the first one's palette, so Pillow stores only what changed."""
+    Every frame shares the first one's palette (with the last move's marks laid on it, so
+    their tints are in it), so Pillow stores only what changed."""
     images = gif_frames(frames, ruleset_name)
-    palette = images[0].convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
+    source = images[0]
+    if ((frames[0][0].get("state") or {}).get("kind")) != "eote":
+        # Each end's tint on each tone (the core's too): the start of a match has no marks.
+        source = Image.new("RGBA", (GIF_SIZE[0], 2 * GIF_SIZE[1]))
+        for row, ends in enumerate((("from", "to"), ("to", "from"))):
+            marked = images[0].copy()
+            for space in PALETTE_MARK_SPACES:
+                end = ends[0] if space in ("A1", "B1") else ends[1]
+                svg, corner = mark_sprite(space, end)
+                marked.alpha_composite(Image.open(io.BytesIO(to_png(svg))).convert("RGBA"), corner)
+            source.paste(marked, (0, row * GIF_SIZE[1]))
+    palette = source.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT)
     shared = [image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
     durations = [GIF_FRAME_MS] * (len(shared) - 1) + [GIF_LAST_FRAME_MS]
     out = io.BytesIO()
@@ -354,8 +448,9 @@ def replay_gif(frames: list[tuple[dict[str, Any], int]], ruleset_name: str) -> b
 
 def gif_frames(frames: list[tuple[dict[str, Any], int]], ruleset_name: str) -> list[Image.Image]:
     """The GIF's pictures. Drawing is the slow part, so each distinct picture is drawn once:
-    the board and words without pieces, and each piece's token, which Pillow then puts
-    on its space; eote's table (no board) is drawn whole, once a distinct table."""
+    the board and words without pieces, the last move's marks and each piece's token,
+    which Pillow then lays on the board; eote's table (no board) is drawn whole, once a
+    distinct table."""
     drawn: dict[str, Image.Image] = {}
     scale = GIF_SIZE[0] / PREVIEW_SIZE[0] * BOARD_SCALE  # pixels per board unit
     sprite_px = round(2 * TOKEN_SPRITE_R * scale)
@@ -371,8 +466,13 @@ def gif_frames(frames: list[tuple[dict[str, Any], int]], ruleset_name: str) -> l
         if state.get("kind") == "eote":
             picture = draw(preview_svg(view, ruleset_name, None, GIF_SIZE)).copy()
         else:
-            empty = {**view, "state": {**state, "pieces": []}}
+            empty = {**view, "state": {**state, "pieces": []}, LAST_MARKS: None}
             picture = draw(preview_svg(empty, ruleset_name, None, GIF_SIZE)).copy()
+            start, end = _marked(view.get(LAST_MARKS))
+            for space, which in ((start, "from"), (end, "to")):
+                if space is not None and not (which == "to" and space == start):
+                    svg, corner = mark_sprite(space, which)
+                    picture.alpha_composite(draw(svg), corner)
             for piece, x, y in placed_pieces(state):
                 sprite = draw(token_svg(piece, state, sprite_px))
                 left = GIF_SIZE[0] / PREVIEW_SIZE[0] * BOARD_AT[0] + x * scale - sprite_px / 2
@@ -396,6 +496,31 @@ def token_svg(piece: dict[str, Any], state: dict[str, Any], pixels: int) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{pixels}" height="{pixels}" '
         f'viewBox="{-r} {-r} {2 * r} {2 * r}">{token_markup(piece, state)}</svg>'
     )
+
+
+def mark_sprite(space: str, end: str) -> tuple[str, tuple[int, int]]:
+    """The last move's mark on ``space`` (and the space's name over it, as on the board)
+    for a GIF frame: the SVG of the pixels around the space alone, and where its top left
+    corner goes on the frame (whole pixels, so it lies exactly where the board has it)."""
+    scale = GIF_SIZE[0] / PREVIEW_SIZE[0] * BOARD_SCALE  # pixels per board unit
+    origin = (GIF_SIZE[0] / PREVIEW_SIZE[0] * BOARD_AT[0], GIF_SIZE[1] / PREVIEW_SIZE[1] * BOARD_AT[1])
+    if space == "C":
+        corners = [(-CORE_R, -CORE_R), (CORE_R, CORE_R)]
+    else:
+        centre = _ray_angle(int(space[1:]))
+        radii = (INNER_R, OUTER_R) if space[0] == "A" else (CORE_R, INNER_R)
+        corners = [_polar(r, centre + step) for r in radii for step in range(-15, 16, 5)]
+    margin = 2  # half the rim, and a little
+    left, top = (math.floor(origin[k] + (min(c[k] for c in corners) - margin) * scale) for k in (0, 1))
+    right, bottom = (math.ceil(origin[k] + (max(c[k] for c in corners) + margin) * scale) for k in (0, 1))
+    x, y = (left - origin[0]) / scale, (top - origin[1]) / scale
+    width, height = right - left, bottom - top
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="{x:.4f} {y:.4f} {width / scale:.4f} {height / scale:.4f}">'
+        f"{_last_mark(space, end)}{_space_label(space)}</svg>"
+    )
+    return svg, (left, top)
 
 
 def share_words(view: dict[str, Any]) -> dict[str, str]:

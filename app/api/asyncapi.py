@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from app.api.leagues import LEAGUE_CLIENT_FRAMES, LEAGUE_SERVER_FRAMES
 from app.api.schemas import CLIENT_FRAMES, SERVER_FRAMES, AckFrame, ActionFrame, ErrorFrame
 
 REF = "#/components/schemas/{model}"
@@ -44,7 +45,7 @@ def _asyncapi_schema(schema: Any) -> Any:
 
 @cache
 def _frame_schemas() -> dict[str, Any]:
-    models = [*SERVER_FRAMES, *CLIENT_FRAMES]
+    models = [*SERVER_FRAMES, *CLIENT_FRAMES, *LEAGUE_SERVER_FRAMES, *LEAGUE_CLIENT_FRAMES]
     _, definitions = models_json_schema([(model, "serialization") for model in models], ref_template=REF)
     return _asyncapi_schema(definitions["$defs"])
 
@@ -63,7 +64,7 @@ def _message(model: type[BaseModel]) -> dict[str, Any]:
 
 def asyncapi_document(app: FastAPI) -> dict[str, Any]:
     server_frames = [m for m in SERVER_FRAMES if m not in (AckFrame, ErrorFrame)]
-    return {
+    document = {
         "asyncapi": "3.0.0",
         "info": {
             "title": f"{app.title} realtime",
@@ -140,4 +141,48 @@ def asyncapi_document(app: FastAPI) -> dict[str, Any]:
             },
         },
         "components": {"schemas": _frame_schemas()},
+    }
+    leagues = league_parts()
+    document["channels"].update(leagues["channels"])
+    document["operations"].update(leagues["operations"])
+    return document
+
+
+def league_message_ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": f"#/channels/league/messages/{frame_type(model)}"}
+
+
+def league_parts() -> dict[str, Any]:
+    """Leagues (issue 32): ``WS /ws/leagues/{league_id}``, news that a league changed."""
+    channel = {"$ref": "#/channels/league"}
+    return {
+        "channels": {
+            "league": {
+                "address": "/ws/leagues/{league_id}",
+                "title": "One league",
+                "description": "Anyone may watch (no token). Whenever a league game gets its result, a "
+                "round is paired, a player joins or withdraws, or the league starts or ends, every "
+                "socket on it, on every server process, gets a `league` frame; the client then "
+                "fetches GET /api/v1/leagues/{league_id}.",
+                "parameters": {"league_id": {"description": "The league's id."}},
+                "messages": {
+                    frame_type(m): _message(m) for m in (*LEAGUE_SERVER_FRAMES, *LEAGUE_CLIENT_FRAMES)
+                },
+            }
+        },
+        "operations": {
+            "sendLeagueNews": {
+                "action": "send",
+                "channel": channel,
+                "title": "News of the league",
+                "messages": [league_message_ref(m) for m in LEAGUE_SERVER_FRAMES if frame_type(m) != "pong"],
+            },
+            "receiveLeaguePing": {
+                "action": "receive",
+                "channel": channel,
+                "title": "Ping",
+                "messages": [league_message_ref(m) for m in LEAGUE_CLIENT_FRAMES],
+                "reply": {"channel": channel, "messages": [league_message_ref(LEAGUE_SERVER_FRAMES[-1])]},
+            },
+        },
     }

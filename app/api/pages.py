@@ -36,6 +36,7 @@ from app.models import Player
 from app.rules import registry
 from app.services import chat, devices, passkeys, ratings
 from app.services.errors import Conflict, Forbidden, Invalid, ServiceError
+from app.services.leagues import LeagueService
 from app.services.matches import STATUSES, MatchService, seat_of
 from app.services.players import (
     confirm_email,
@@ -142,6 +143,7 @@ async def home(request: Request, session: SessionDep, settings: SettingsDep, ser
         "player": player,
         "signed_out": signed_out,
         "groups": await my_groups(service, player) if player is not None else None,
+        "leagues": await my_leagues(request, player) if player is not None else None,
         "rulesets": ruleset_choices(),
         "bot_levels": LEVELS.values(),
     }
@@ -149,6 +151,16 @@ async def home(request: Request, session: SessionDep, settings: SettingsDep, ser
     if signed_out:
         clear_token_cookie(response, settings)
     return response
+
+
+async def my_leagues(request: Request, player: Player) -> dict[str, list[dict[str, Any]]]:
+    """Leagues (issue 32): the player's leagues, and a line per unfinished league match."""
+    state = request.app.state
+    leagues = LeagueService(state.store, state.publish, lambda: state.now())
+    return {
+        "matches": await leagues.active_matches(player.id),
+        "leagues": await leagues.player_leagues(player.id),
+    }
 
 
 async def my_groups(service: MatchService, player: Player) -> dict[str, list[dict[str, Any]]]:

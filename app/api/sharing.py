@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from app import sharing
 from app.api.deps import ServiceDep
 from app.api.pages import page, ruleset_name
+from app.rules import get_ruleset
 from app.services import records, views
 from app.services.errors import ServiceError
 from app.services.matches import MatchService
@@ -28,8 +29,10 @@ from app.services.store import MatchRecord
 
 router = APIRouter(include_in_schema=False)
 
-RENDERING = "1"
+RENDERING = "2"
 """Bumped when the drawing changes, so that caches let go of the old pictures."""
+MARKS_LOOK_BACK = 50
+"""How many entries back the board picture looks for the last move to mark."""
 CACHE_BYTES = 32 * 1024 * 1024
 """The pictures kept in memory, the most recently used, at most this many bytes in all."""
 _pictures: OrderedDict[tuple[str, str, int], bytes] = OrderedDict()
@@ -86,9 +89,22 @@ def _not_modified(request: Request, etag: str) -> bool:
 
 
 async def _spectator_view(service: MatchService, match: MatchRecord, version: int) -> dict[str, Any]:
+    """A spectator's view after ``version``, with the last move's spaces to mark
+    (``sharing.LAST_MARKS``), read from the latest entries as a spectator reads them."""
     if version == match.version:
-        return await service.view(match, None)
-    return await records.view_at(service.store, match.id, version, with_log=False)
+        view = await service.view(match, None)
+    else:
+        view = await records.view_at(service.store, match.id, version, with_log=False)
+    entries = await service.store.entries(match, max(0, version - MARKS_LOOK_BACK), version)
+    shown = spectator_entries(match, entries)
+    pieces = (view.get("state") or {}).get("pieces") or []
+    return {**view, sharing.LAST_MARKS: sharing.last_marks(shown, pieces, version)}
+
+
+def spectator_entries(match: MatchRecord, entries: list[Any]) -> list[dict[str, Any]]:
+    """Log entries as a spectator sees them (another seat's hidden choice hidden)."""
+    ruleset, finished = get_ruleset(match.ruleset), match.status == "finished"
+    return [views.entry_for(ruleset, entry, None, finished) for entry in entries]
 
 
 @router.get("/matches/{match_id}/board.png")
@@ -119,10 +135,13 @@ def replay_frames(match: MatchRecord, entries: list[Any], creator: Any) -> list[
     at most ``GIF_MAX_FRAMES`` of them spread evenly (always the first and the last).
     Replaying the log is CPU: it runs in the drawing thread, not on the event loop."""
     start = next((e.version for e in entries if e.kind == "start"), match.version)
+    shown = spectator_entries(match, entries)
     frames = []
     for version in sharing.sample_versions(list(range(start, match.version + 1))):
         then, state = records.record_at(match, entries, version, creator)
-        frames.append((views.body(then, None, state=state), version))
+        view = views.body(then, None, state=state)
+        pieces = (view.get("state") or {}).get("pieces") or []
+        frames.append(({**view, sharing.LAST_MARKS: sharing.last_marks(shown, pieces, version)}, version))
     return frames
 
 

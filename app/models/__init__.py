@@ -166,6 +166,8 @@ class Match(Base):
     rating_changes: Mapped[list[Any] | None] = mapped_column(JSONType, nullable=True)
     """A rated match's end: each seat's ``{"seat", "player", "before", "after", …}``,
     written with the entry that finished it."""
+    league_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The league (issue 32) whose game this match is, if any."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.seat", lazy="selectin", cascade="all, delete-orphan"
@@ -394,3 +396,83 @@ class PushSubscription(Base):
     auth: Mapped[str] = mapped_column(String(40))
     """The browser's auth secret, base64url (16 bytes decoded)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class MatchWatcher(Base):
+    """A player had a match open by websocket on some server process at ``seen_at``:
+    each process upserts its pairs every ``PRESENCE_BEAT_S`` (and one at once when a
+    socket opens), so every process's notifier knows not to push that player "your
+    turn" (``app/realtime/presence.py``). Rows a few beats old are deleted."""
+
+    __tablename__ = "match_watchers"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class League(Base):
+    """A league (issue 32): players meet in rounds of matches of one ruleset, round-robin
+    or Swiss; its games and standings are in ``league_games`` (``app/services/leagues.py``)."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    ruleset: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    format: Mapped[str] = mapped_column(String(16))
+    """``round-robin`` or ``swiss``."""
+    rounds: Mapped[int] = mapped_column(Integer, default=0)
+    """Swiss: how many rounds; round-robin: set at the start (the Berger tables')."""
+    double: Mapped[bool] = mapped_column(Boolean, default=False)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    """``open`` (players join), ``running``, ``finished``."""
+    paired_rounds: Mapped[int] = mapped_column(Integer, default=0)
+    """How many rounds are paired: a new round is written only where this is still the
+    number read (a guarded update), so it is paired once however many processes try."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LeaguePlayer(Base):
+    """One entrant of a league: a person, or a bot the host entered (its bot player)."""
+
+    __tablename__ = "league_players"
+
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    """The order of entry (the pairing number of the Berger tables)."""
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LeagueGame(Base):
+    """One pairing of a league's round: its match (none for a bye) and its result, written
+    once: by the write that finishes the match, or by the host's adjudication."""
+
+    __tablename__ = "league_games"
+    __table_args__ = (
+        UniqueConstraint("league_id", "round", "board", name="uq_league_games_board"),
+        UniqueConstraint("league_id", "round", "first_id", name="uq_league_games_first"),
+    )
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    """The pairing's place in its round, from 0."""
+    first_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    second_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    """``None``: ``first_id`` has a bye."""
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    result: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """``None`` (not played yet), ``1-0``, ``0-1``, ``½-½`` or ``bye``."""
+    forfeit: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Decided without play: a withdrawal, or the host's adjudication."""
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -28,6 +28,8 @@ from app.services.players import player_by_token
 MATCH_SOCKET_PATH = re.compile(r"/ws/matches/([^/]+)")
 TRUE, FALSE = {"1", "true", "on", "yes"}, {"0", "false", "off", "no", ""}
 SYNC_WINDOW_S = 10  # ``ws_syncs_per_10s``
+MATCH_ID_MAX = 32
+"""The longest match id stored (a longer one names no match)."""
 
 
 async def serve(scope: Scope, receive: Receive, send: Send) -> None:
@@ -119,6 +121,9 @@ async def match_socket(
             return
     await websocket.accept()
     viewer = Viewer(websocket, match_id, as_player(player))
+    if viewer.player_id and len(match_id) <= MATCH_ID_MAX:
+        # Every process's notifier knows at once (the snapshot follows): no "your turn" push.
+        await app.state.presence.opened(viewer.player_id, match_id)
     syncs = app.state.limiter.allowance(settings.ws_syncs_per_10s, SYNC_WINDOW_S)
     try:
         await hub.snapshot(viewer, start)

@@ -33,6 +33,7 @@ from app.services.errors import Conflict, Forbidden, Invalid
 from app.services.store import (
     Committed,
     MatchRecord,
+    Notice,
     PlayerRecord,
     RatingUpdate,
     SeatRecord,
@@ -177,6 +178,46 @@ class MatchService:
         with their own dice seed ``player_seed`` (hex; ``None``: the server draws one).
         ``seed``: the match's own seed, for the tutorial's fixed lessons; otherwise drawn.
         ``rated``: its result changes the players' ratings (``app/ratings.py``)."""
+        match = self._created(host, ruleset_id, options, seat, player_seed, seed, rated)
+        entries: list[Entry] = []
+        if self._ready_to_start(match):
+            match, entries = self._start(match, get_ruleset(match.ruleset), entries)
+        return await self.store.insert(clock.timed(None, match), entries)
+
+    def pair(
+        self,
+        first: Any,
+        second: Any,
+        ruleset_id: str,
+        options: dict[str, Any] | None,
+        rated: bool,
+        league_id: str,
+        first_bot: str | None = None,
+        second_bot: str | None = None,
+    ) -> tuple[MatchRecord, list[Entry], tuple[Notice, ...]]:
+        """A league's match (issue 32), decided but not yet written: ``first`` creates it
+        in seat 0, ``second`` joins seat 1, and it starts, exactly as :meth:`create` and
+        :meth:`join` would (``first_bot``, ``second_bot``: the bot whose player it is). The league writes the
+        match, its entries and the notices it owes with the round, in one transaction."""
+        created = self._created(first, ruleset_id, options, 0, None, None, rated)
+        seats = (replace(created.seats[0], bot=first_bot), *created.seats[1:])
+        created = replace(created, league_id=league_id, seats=seats)
+        change = self._decide_join(created, as_player(second), 1, second_bot)
+        assert change is not None
+        after = clock.timed(None, change.after)
+        return after, change.entries, notices.owed(created, after)
+
+    def _created(
+        self,
+        host: Any,
+        ruleset_id: str,
+        options: dict[str, Any] | None,
+        seat: int | None,
+        player_seed: str | None,
+        seed: bytes | None,
+        rated: bool,
+    ) -> MatchRecord:
+        """A new match as :meth:`create` makes it, not yet started nor written."""
         try:
             ruleset = get_ruleset(ruleset_id)
         except UnknownRuleset as unknown:
@@ -212,10 +253,7 @@ class MatchService:
             dice_scheme=SCHEME_V2,
             rated=rated,
         )
-        entries: list[Entry] = []
-        if self._ready_to_start(match):
-            match, entries = self._start(match, ruleset, entries)
-        return await self.store.insert(clock.timed(None, match), entries)
+        return match
 
     async def join(
         self,

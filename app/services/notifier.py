@@ -35,7 +35,7 @@ import re
 import secrets
 import smtplib
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from email.errors import HeaderParseError
 from email.headerregistry import Address
@@ -65,6 +65,7 @@ WEBHOOK_TEST = "webhook_test"
 SUBJECTS = {
     "your_turn": "Your turn",
     "match_finished": "Match finished",
+    "league_round": "A new league round",
     "confirm_email": "Confirm your address for Dejarik",
 }
 
@@ -243,7 +244,7 @@ def outcome_words(outcome: str | None, last_error: str | None, deadline_s: float
     return f"The test notice could not be sent ({error or 'no answer'})."
 
 
-def nobody_watching(player_id: str, match_id: str) -> bool:
+async def nobody_watching(player_id: str, match_id: str) -> bool:
     return False
 
 
@@ -255,13 +256,14 @@ class Notifier:
         store: Store,
         settings: Settings,
         now: Now = system_now,
-        watching: Callable[[str, str], bool] = nobody_watching,
+        watching: Callable[[str, str], Awaitable[bool]] = nobody_watching,
     ) -> None:
         self.store = store
         self.settings = settings
         self.now = now
         self.watching = watching
-        """Whether a player has a match open here now: their "your turn" is not pushed."""
+        """Whether a player has a match open now, on any process (``Presence.has_open``):
+        their "your turn" is not pushed."""
         self._vapid: Vapid | None = None
         self._wake = asyncio.Event()
         self._loop: asyncio.Task[None] | None = None
@@ -410,7 +412,7 @@ class Notifier:
         """The notice to every browser the player subscribed, unless it is their turn in a
         match they have open. A subscription whose push service says it is gone is
         forgotten; any other failure fails the row, retried like a webhook's."""
-        if row["event"] == "your_turn" and self.watching(row["player_id"], row["match_id"]):
+        if row["event"] == "your_turn" and await self.watching(row["player_id"], row["match_id"]):
             raise Skipped("watching")
         subscriptions = await self.store.push_subscriptions(row["player_id"])
         if not subscriptions:

@@ -37,7 +37,7 @@ MAX_SUBSCRIPTIONS = 5
 TTL_S = 24 * 60 * 60
 """How long a push service keeps a notice for a browser that is offline."""
 BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
-TITLES = {"your_turn": "Your turn", "match_finished": "Match finished"}
+TITLES = {"your_turn": "Your turn", "match_finished": "Match finished", "league_round": "A new league round"}
 
 
 def b64url(raw: bytes) -> str:

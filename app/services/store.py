@@ -19,7 +19,7 @@ from typing import Any
 
 import asyncpg
 import orjson
-from sqlalchemy import Executable, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy import Executable, bindparam, delete, exists, func, insert, or_, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -28,8 +28,10 @@ from sqlalchemy.orm import aliased
 from app.db import json_text
 from app.models import (
     EmailSent,
+    LeagueGame,
     LogEntry,
     Match,
+    MatchWatcher,
     Outbox,
     Player,
     PlayerRating,
@@ -53,6 +55,8 @@ RATINGS = PlayerRating.__table__
 RATING_HISTORY = RatingHistory.__table__
 PUSH_SUBSCRIPTIONS = PushSubscription.__table__
 VAPID_KEYS = VapidKey.__table__
+LEAGUE_GAMES = LeagueGame.__table__
+WATCHERS = MatchWatcher.__table__
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,9 @@ class MatchRecord:
     """Chosen at creation: its result changes the players' ratings (``app/ratings.py``)."""
     rating_changes: list[dict[str, Any]] | None = None
     """Once a rated match has been rated: each seat's rating before and after."""
+    league_id: str | None = None
+    """The league (issue 32) whose game this is: the write that finishes it records the
+    game's result (:meth:`Store.append`)."""
     loaded: Any = field(default=None, compare=False, repr=False)
     """The ruleset's state object for ``state``, when the writer has it in hand."""
 
@@ -182,6 +189,7 @@ MATCH_COLUMNS = (
     "seq", "id", "ruleset", "options", "status", "version", "seed", "seed_sha256",
     "dice_count", "state", "result", "paused", "created_at", "updated_at", "turn_since", "paused_at",
     "dice_scheme", "rematch_state", "rematch_by", "rematch_id", "rematch_at", "rated", "rating_changes",
+    "league_id",
 )  # fmt: skip
 TIMES = ("created_at", "updated_at", "turn_since", "paused_at", "rematch_at")
 HOST = aliased(PLAYERS)
@@ -309,6 +317,23 @@ def entry_from(row: Mapping[str, Any]) -> Entry:
     )
 
 
+def finishes_league_game(before: MatchRecord, after: MatchRecord) -> bool:
+    return after.league_id is not None and after.status == "finished" and before.status != "finished"
+
+
+async def record_league_result(connection: Any, match: MatchRecord) -> None:
+    """Inside the write that finishes a league's match: its game's result, written once
+    (the match's guarded write has one winner; a game the host adjudicated first keeps
+    that result). Issue 32, ``app/services/leagues.py``."""
+    winner = (match.result or {}).get("winner")
+    result = "½-½" if winner is None else "1-0" if winner == 0 else "0-1"
+    await connection.execute(
+        update(LEAGUE_GAMES)
+        .where(LEAGUE_GAMES.c.match_id == match.id, LEAGUE_GAMES.c.result.is_(None))
+        .values(result=result, finished_at=match.updated_at)
+    )
+
+
 def match_values(record: MatchRecord) -> dict[str, Any]:
     return {name: getattr(record, name) for name in MATCH_CHANGES}
 
@@ -391,26 +416,32 @@ class Store:
     async def insert(self, record: MatchRecord, entries: list[Entry]) -> MatchRecord:
         """A new match with its seats and first entries; returns it with its ``seq``."""
         async with self._writing(), self.engine.begin() as connection:
-            values = {name: getattr(record, name) for name in MATCH_COLUMNS if name != "seq"}
-            result = await connection.execute(insert(MATCHES).values(**values, host_id=record.host_id))
-            seq = result.inserted_primary_key[0]
-            await connection.execute(
-                insert(SEATS),
-                [
-                    {
-                        "match_seq": seq,
-                        "seat": s.seat,
-                        "player_id": s.player_id,
-                        "npc": s.npc,
-                        "bot": s.bot,
-                        "seed": s.seed,
-                    }
-                    for s in record.seats
-                ],
-            )
-            if entries:
-                await connection.execute(APPEND_LOG, [entry_values(seq, e) for e in entries])
+            seq = await self.insert_in(connection, record, entries)
         return replace(record, seq=seq)
+
+    @staticmethod
+    async def insert_in(connection: Any, record: MatchRecord, entries: list[Entry]) -> int:
+        """:meth:`insert` inside the caller's transaction (a league's round); its ``seq``."""
+        values = {name: getattr(record, name) for name in MATCH_COLUMNS if name != "seq"}
+        result = await connection.execute(insert(MATCHES).values(**values, host_id=record.host_id))
+        seq = result.inserted_primary_key[0]
+        await connection.execute(
+            insert(SEATS),
+            [
+                {
+                    "match_seq": seq,
+                    "seat": s.seat,
+                    "player_id": s.player_id,
+                    "npc": s.npc,
+                    "bot": s.bot,
+                    "seed": s.seed,
+                }
+                for s in record.seats
+            ],
+        )
+        if entries:
+            await connection.execute(APPEND_LOG, [entry_values(seq, e) for e in entries])
+        return seq
 
     async def append(
         self,
@@ -454,6 +485,8 @@ class Store:
                     await connection.execute(APPEND_OUTBOX, rows)
                 if rating is not None:
                     await self._rate(connection, after, rating)
+                if finishes_league_game(before, after):
+                    await record_league_result(connection, after)
         except IntegrityError:
             return False
         return True
@@ -671,6 +704,44 @@ class Store:
                     update(PLAYERS).where(PLAYERS.c.id.in_(player_ids)).values(last_seen_at=now)
                 )
 
+    async def watching(
+        self, pairs: set[tuple[str, str]], now: datetime, forget_before: datetime | None = None
+    ) -> None:
+        """These (player, match) pairs have a websocket open in this process now; rows
+        last seen before ``forget_before`` go. The upsert takes its rows in one order
+        and the delete skips rows another writer holds, so processes never deadlock."""
+        if pairs:
+            async with self._writing(), self.engine.begin() as connection:
+                dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+                upsert = dialect.insert(WATCHERS)
+                upsert = upsert.on_conflict_do_update(
+                    index_elements=[WATCHERS.c.player_id, WATCHERS.c.match_id],
+                    set_={"seen_at": upsert.excluded.seen_at},
+                )
+                rows = [{"player_id": p, "match_id": m, "seen_at": now} for p, m in sorted(pairs)]
+                await connection.execute(upsert, rows)
+        if forget_before is not None:
+            key = tuple_(WATCHERS.c.player_id, WATCHERS.c.match_id)
+            stale = (
+                select(WATCHERS.c.player_id, WATCHERS.c.match_id)
+                .where(WATCHERS.c.seen_at < forget_before)
+                .with_for_update(skip_locked=True)  # SQLite: no such clause, one writer anyway
+            )
+            async with self._writing(), self.engine.begin() as connection:
+                await connection.execute(delete(WATCHERS).where(key.in_(stale)))
+
+    async def watched(self, player_id: str, match_id: str, since: datetime) -> bool:
+        """Whether some process had ``player_id`` watching ``match_id`` at ``since`` or later."""
+        query = select(
+            exists().where(
+                WATCHERS.c.player_id == player_id,
+                WATCHERS.c.match_id == match_id,
+                WATCHERS.c.seen_at >= since,
+            )
+        )
+        async with self.engine.connect() as connection:
+            return bool(await connection.scalar(query))
+
     async def last_seen(self, player_ids: set[str]) -> dict[str, datetime | None]:
         if not player_ids:
             return {}
@@ -747,7 +818,13 @@ class PostgresStore(Store):
         notices: tuple[Notice, ...] = (),
         rating: RatingUpdate | None = None,
     ) -> bool:
-        if len(entries) != 1 or after.seats != before.seats or notices or rating is not None:
+        if (
+            len(entries) != 1
+            or after.seats != before.seats
+            or notices
+            or rating is not None
+            or finishes_league_game(before, after)
+        ):
             return await super().append(before, after, entries, notices, rating)
         (entry,) = entries
         async with self._driver() as connection:

@@ -20,6 +20,8 @@ STATE_REFUSALS = {
     "POST /api/v1/matches/{match_id}/actions": re.compile(r"(?!an action must be a JSON object)"),
     # "422 bot unknown or not for this ruleset": "bot: kelly-club plays kelly, not simeone".
     "POST /api/v1/matches/{match_id}/bots": re.compile(r"bot: \S+ plays \S+, not \S+$"),
+    # Leagues (issue 32): the same, for a league's ruleset.
+    "POST /api/v1/leagues/{league_id}/bots": re.compile(r"bot: \S+ plays \S+, not \S+$"),
     # README's "422 for private or loopback addresses", and hosts DNS does not know.
     "PUT /api/v1/players/me/notifications": re.compile(
         r"That address cannot be reached.*(no host called|private)"

@@ -16,13 +16,13 @@ from websockets.asyncio.client import connect
 
 from app.config import Settings
 from app.db import make_engine
-from app.models import Outbox, PushSubscription, VapidKey, utcnow
+from app.models import MatchWatcher, Outbox, PushSubscription, VapidKey, utcnow
 from tests.api.helpers import play_one, start_match, view
 from tests.api.receivers import PushService, arrives
 from tests.conftest import LiveServer, new_player
 
 PUSH_WITHIN_S = 5.0
-OUTBOX, SUBSCRIPTIONS = Outbox.__table__, PushSubscription.__table__
+OUTBOX, SUBSCRIPTIONS, WATCHERS = Outbox.__table__, PushSubscription.__table__, MatchWatcher.__table__
 
 
 @pytest.fixture(scope="module")
@@ -249,3 +249,79 @@ async def test_a_loopback_endpoint_is_refused_by_default(client):
         response = await subscribe(client, player, body)
         assert response.status_code == 422 and words in response.json()["detail"], response.text
     keys.close()
+
+
+BEAT_S = 1.5
+"""The presence beat of the two servers below: a player counts as watching for two beats
+(and a second) after the last record, here 4 s."""
+
+
+async def play_until_it_is(http: httpx.AsyncClient, match: dict, players: list[dict], seat: int, rng) -> int:
+    """Random moves until the turn passes to ``seat`` (from the other seat); its version."""
+    current = await view(http, match["id"])
+    while True:
+        before = current["to_act"]
+        await play_one(http, match["id"], players, rng)
+        current = await view(http, match["id"])
+        assert current["status"] == "active", current["status"]
+        if current["to_act"] != before and current["to_act"] == [seat]:
+            return current["version"]
+
+
+@pytest.mark.both_databases
+async def test_no_your_turn_while_the_match_is_open_on_another_server(database_url):
+    """Two processes behind a load balancer: the player has the match open by websocket on
+    server A while the opponent plays through server B. Only B's notifier delivers (A's
+    polls once an hour and nothing is committed on A to wake it), and B holds none of the
+    player's sockets: it learns from the database (``match_watchers``) that the player is
+    watching, and pushes no "your turn". Once the socket is closed and the record is older
+    than two beats, the next turn is pushed."""
+    common = {"database_url": database_url, "push_allow_private": True, "presence_beat_s": BEAT_S}
+    watched_on = LiveServer(Settings(**common, notify_poll_s=3600)).start()
+    played_on = LiveServer(Settings(**common, notify_poll_s=0.2, notify_retry_s=0.2)).start()
+    service = PushService()
+    try:
+        async with (
+            httpx.AsyncClient(base_url=watched_on.url, timeout=30) as on_a,
+            httpx.AsyncClient(base_url=played_on.url, timeout=30) as on_b,
+        ):
+            service.public_key = (await on_a.get("/api/v1/push/key")).json()["public_key"]
+            match, players = await start_match(on_b)
+            endpoints = [(await subscribed(on_b, player, service))["endpoint"] for player in players]
+            rng = random.Random(11)
+            seat = 1 - (await view(on_b, match["id"]))["to_act"][0]  # waits for the other's turn
+            player = players[seat]
+
+            def pushed(version: int) -> list[dict]:
+                return [p for p in service.to(endpoints[seat]) if p["match"]["version"] == version]
+
+            def outcome(version: int):
+                return select(OUTBOX.c.outcome).where(
+                    OUTBOX.c.match_id == match["id"],
+                    OUTBOX.c.channel == "push",
+                    OUTBOX.c.version == version,
+                    OUTBOX.c.player_id == player["id"],
+                )
+
+            url = f"{watched_on.ws_url}/ws/matches/{match['id']}?token={player['token']}"
+            async with connect(url) as socket:
+                await socket.recv()  # the snapshot: server A holds the socket, and has said so
+                mine = WATCHERS.c.player_id == player["id"], WATCHERS.c.match_id == match["id"]
+                assert await rows(database_url, select(WATCHERS.c.seen_at).where(*mine)), "recorded at once"
+                version = await play_until_it_is(on_b, match, players, seat, rng)
+                settled = await until_row(database_url, outcome(version), lambda r: r and r[0].outcome)
+                assert settled[0].outcome == "watching"
+                await asyncio.sleep(2 * BEAT_S + 2)  # past the window: A's beats keep the record fresh
+                later = await play_until_it_is(on_b, match, players, seat, rng)
+                settled = await until_row(database_url, outcome(later), lambda r: r and r[0].outcome)
+                assert settled[0].outcome == "watching"
+            await asyncio.sleep(0.5 + 2 * BEAT_S + 1)  # the player left: the record lapses
+            after = await play_until_it_is(on_b, match, players, seat, rng)
+            await arrives(lambda: pushed(after), PUSH_WITHIN_S)
+            assert pushed(after)[0]["event"] == "your_turn"
+            assert not pushed(version) and not pushed(later)
+            assert service.refused == []
+    finally:
+        service.close()
+        watched_on.stop()
+        played_on.stop()

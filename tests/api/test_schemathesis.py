@@ -50,6 +50,7 @@ fail-on = ["missing_auth", "unused_openapi_auth", "unsupported_regex", "unmatche
 include-operation-id = [
     "send_action",
     "add_bot_api_v1_matches__match_id__bots_post",
+    "enter_league_bot",
     "set_my_notifications_api_v1_players_me_notifications_put",
     "subscribe_api_v1_players_me_push_subscriptions_post",
 ]

@@ -11,9 +11,11 @@ import re
 import pytest
 from PIL import Image, ImageChops
 
+from app import sharing
 from app.rules import registry
 from tests.api.helpers import play_one, start_match, view
 from tests.conftest import new_player
+from tests.test_sharing import bluer, pixel
 
 
 def opened(response) -> Image.Image:
@@ -97,6 +99,33 @@ async def test_an_eote_setting_stays_secret_in_the_picture(client):
     assert setters[0] == setters[1]
     assert pictures[0].content == pictures[1].content
     assert opened(pictures[0]).size == (1200, 630)
+
+
+async def test_the_picture_and_the_gif_mark_the_last_move(client):
+    """The route reads the last move from the log as a spectator does: where it started and
+    ended are tinted on the board picture and on the GIF's frame, not before the move."""
+    match, players = await start_match(client)
+    player = players[match["to_act"][0]]
+    mine = await view(client, match["id"], player)
+    move = next(a for a in mine["legal_actions"] if a["type"] == "move")
+    start = next(p["at"] for p in mine["state"]["pieces"] if p["id"] == move["piece"])
+    played = await client.post(
+        f"/api/v1/matches/{match['id']}/actions",
+        json={"action": move, "version": mine["version"]},
+        headers=player["headers"],
+    )
+    assert played.status_code == 200, played.text
+    before = opened(await client.get(f"/matches/{match['id']}/board.png?v={mine['version']}"))
+    after = opened(await client.get(f"/matches/{match['id']}/board.png"))
+    gif = opened(await client.get(f"/matches/{match['id']}/replay.gif"))
+    frames = []
+    for index in (0, gif.n_frames - 1):
+        gif.seek(index)
+        frames.append(gif.convert("RGB"))
+    half = sharing.GIF_SIZE[0] / sharing.PREVIEW_SIZE[0]
+    for space in (start, move["to"]):
+        assert bluer(pixel(after, space), pixel(before, space)) > 20, space
+        assert bluer(pixel(frames[1], space, half), pixel(frames[0], space, half)) > 20, space
 
 
 async def test_match_and_replay_pages_carry_link_preview_tags(client):

@@ -245,3 +245,42 @@ def test_identity_pages_have_no_violations(web_server, new_context, axe_source):
     phone.goto(f"{web_server.url}/settings")
     expect(phone.locator("[data-signed-out]")).to_be_visible()
     assert violations(phone, axe_source) == [], "signed out"
+
+
+def test_league_pages_have_no_violations(web_server, new_context, axe_source):
+    """Leagues (issue 32): the new-league form, and a running league's page as its host
+    (controls, rounds, standings) at both widths, and the home page's league lines."""
+    host, friend, third = (
+        new_player(web_server, "Mon"),
+        new_player(web_server, "Wedge"),
+        new_player(web_server, "Hobbie"),
+    )
+    created = REST.post(
+        f"{web_server.url}/api/v1/leagues",
+        json={"name": "Yavin Cup", "ruleset": "kelly", "format": "round-robin"},
+        headers={"Authorization": f"Bearer {host['token']}"},
+    ).json()
+    for player in (friend, third):
+        REST.post(
+            f"{web_server.url}/api/v1/leagues/{created['id']}/join",
+            headers={"Authorization": f"Bearer {player['token']}"},
+        )
+    page = still_page(new_context, VIEWPORTS["desktop"], web_server, host)
+    page.goto(f"{web_server.url}/leagues/new")
+    expect(page.locator("[data-new-league]")).to_be_visible()
+    assert violations(page, axe_source) == [], "new league"
+    page.goto(f"{web_server.url}/leagues/{created['id']}")
+    expect(page.locator("[data-league-start]")).to_be_visible()
+    assert violations(page, axe_source) == [], "open league"
+    REST.post(
+        f"{web_server.url}/api/v1/leagues/{created['id']}/start",
+        headers={"Authorization": f"Bearer {host['token']}"},
+    )
+    for viewport in VIEWPORTS.values():
+        page = still_page(new_context, viewport, web_server, host)
+        page.goto(f"{web_server.url}/leagues/{created['id']}")
+        expect(page.locator("[data-standings]")).to_be_visible()
+        assert violations(page, axe_source) == [], ("running league", viewport)
+    page.goto(f"{web_server.url}/")
+    expect(page.locator("[data-league-matches] a")).to_have_count(2)
+    assert violations(page, axe_source) == [], "home with league matches"

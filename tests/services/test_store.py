@@ -28,6 +28,7 @@ from tests.conftest import postgres_database
 pytestmark = pytest.mark.both_databases  # the store is the one place the database shows
 
 T0 = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+SECOND = timedelta(seconds=1)
 FAST = "one entry, no seat changed, nothing owed"
 GENERAL = "a seat changed and a notice owed"
 
@@ -288,3 +289,23 @@ async def test_presence_is_kept_per_player(store):
     await store.seen({seen.id}, T0)
     assert await store.last_seen({seen.id, unseen.id}) == {seen.id: T0, unseen.id: None}
     assert await store.last_seen(set()) == {}
+
+
+async def test_who_has_which_match_open_is_shared_and_bounded(store):
+    """Every process upserts the (player, match) pairs it holds sockets for, at once and
+    in any order without deadlocking; a pair counts from its newest record; rows older
+    than ``forget_before`` go."""
+    player, match, other = uuid.uuid4().hex, uuid.uuid4().hex, uuid.uuid4().hex
+    assert not await store.watched(player, match, T0)
+    await store.watching({(player, match)}, T0)
+    assert await store.watched(player, match, T0) and not await store.watched(player, match, T0 + SECOND)
+    assert not await store.watched(player, other, T0)
+    later = T0 + 10 * SECOND
+    pairs = [{(uuid.uuid4().hex, match) for _ in range(20)} | {(player, match)} for _ in range(6)]
+    await asyncio.gather(*(store.watching(p, later) for p in pairs))  # six processes' beats at once
+    assert await store.watched(player, match, later)
+    await store.watching({(player, other)}, T0)
+    await store.watching(set(), later, forget_before=T0 + SECOND)
+    assert await store.watched(player, match, later) and not await store.watched(player, other, T0)
+    await store.watching(set(), later + SECOND, forget_before=later + SECOND)
+    assert not await store.watched(player, match, T0)

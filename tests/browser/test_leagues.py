@@ -1,0 +1,131 @@
+"""A league in the browser (issue 32): a GM creates a round-robin of four (two players,
+two bots) from the page, the players join by its invite link, play their round-1
+matches by clicking, and the standings change on every screen without a reload."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from app.api.league_pages import score
+from tests.browser.conftest import new_player, signed_in
+from tests.browser.helpers import open_page, play_any, view, wait_for_version
+
+RULESET = "courtier"  # with four quiet turns to a draw: short games, whoever wins them
+
+
+def league_page_ready(page: Page) -> None:
+    """The page's websocket is open (it hears of changes from then on), and a marker
+    that a reload would wipe is set."""
+    page.wait_for_function("() => document.querySelector('[data-league]') !== null")
+    page.evaluate("() => { window.__notReloaded = true; }")
+
+
+def my_turn(page: Page) -> bool:
+    match = view(page)
+    return match["you"]["seat"] in match["to_act"]
+
+
+def standings_row(page: Page, player_id: str):
+    return page.locator(f"[data-standing='{player_id}']")
+
+
+def test_a_gm_runs_a_round_robin_of_four_in_the_browser(web_server, new_context, artifacts):
+    gm = new_player(web_server, "Maz Kanata")
+    gm_context = signed_in(new_context(viewport={"width": 1280, "height": 900}), web_server, gm)
+    host = open_page(gm_context, f"{web_server.url}/leagues/new")
+    host.fill("#league-name", "Takodana Open")
+    host.check(f"input[type='radio'][name='ruleset'][value='{RULESET}']")
+    host.fill(f"input[name='options.{RULESET}.turns_without_kill']", "4")
+    host.check("input[name='format'][value='round-robin']")
+    host.check("input[name='play'][value='run']")  # the GM runs it and does not play
+    host.click("button:has-text('Create league')")
+    host.wait_for_url("**/leagues/*")
+    league_id = host.url.rsplit("/", 1)[1]
+
+    for bot in (f"{RULESET}-beginner", f"{RULESET}-club"):
+        host.select_option("#league-bot", bot)
+        host.click("[data-league-add-bot]")
+        expect(host.locator("[data-league-player]")).to_have_count(1 if bot.endswith("beginner") else 2)
+    invite = host.locator("#league-invite").input_value()
+    assert invite.endswith(f"/leagues/{league_id}")
+
+    players = [new_player(web_server, name) for name in ("Rey", "Finn")]
+    pages: dict[str, Page] = {}
+    for player in players:
+        page = open_page(signed_in(new_context(), web_server, player), invite)
+        page.click("[data-league-join]")
+        expect(page.locator(f"[data-league-player='{player['id']}']")).to_be_visible()
+        pages[player["id"]] = page
+    expect(host.locator("[data-league-player]")).to_have_count(4)
+
+    host.click("[data-league-start]")
+    expect(host.locator("[data-league-status]")).to_contain_text("Running")
+    league = httpx.get(f"{web_server.url}/api/v1/leagues/{league_id}").json()
+    assert league["status"] == "running" and len(league["rounds"]) == 3  # a round-robin pairs every round
+    round_one = league["rounds"][0]["pairings"]
+
+    # Every screen shows the standings, all at nought, before anyone plays.
+    league_pages = [host]
+    for player in players:
+        league_page = open_page(pages[player["id"]].context, f"{web_server.url}/leagues/{league_id}")
+        league_pages.append(league_page)
+    for page in league_pages:
+        league_page_ready(page)
+        for player in players:
+            expect(standings_row(page, player["id"]).locator("td").nth(2)).to_have_text("0")  # played
+
+    # Each player finds their round-1 match on the home page and plays it by clicking.
+    match_pages: list[Page] = []
+    for player in players:
+        home = pages[player["id"]]
+        home.goto(f"{web_server.url}/")
+        lines = home.locator("[data-league-matches] li")
+        expect(lines).to_have_count(3)  # a match a round: a round-robin's rounds are all paired at the start
+        line = lines.filter(has_text="round 1").locator("a")
+        expect(line).to_contain_text("Your league match against")
+        line.click()
+        home.wait_for_url("**/matches/*")
+        expect(home.locator("#connection")).to_have_text("Live")
+        expect(home.locator("#match")).to_have_attribute("data-version", re.compile(r"^\d+$"))
+        match_pages.append(home)
+    mine = {page.url.rsplit("/", 1)[1] for page in match_pages}
+    assert mine <= {p["match"] for p in round_one}
+
+    # Whoever is to act plays (a bot answers by itself; the two players may meet each other).
+    moves, idle_since = 0, time.monotonic()
+    while not all(view(page)["status"] == "finished" for page in match_pages):
+        acting = [p for p in match_pages if view(p)["status"] != "finished" and my_turn(p)]
+        for page in acting:
+            wait_for_version(page, play_any(page) + 1)
+            moves, idle_since = moves + 1, time.monotonic()
+        if not acting:
+            assert time.monotonic() - idle_since < 60, (
+                "nobody could act for a minute"
+            )  # a bot's first move starts its process
+            match_pages[0].wait_for_timeout(100)
+        assert moves < 300
+
+    # The standings changed on all three league pages, which were never reloaded.
+    finished = httpx.get(f"{web_server.url}/api/v1/leagues/{league_id}").json()
+    results = {p["match"]: p["result"] for p in finished["rounds"][0]["pairings"]}
+    assert all(results[m] in ("1-0", "0-1", "½-½") for m in mine)
+    expected = {
+        s["player"]["id"] if isinstance(s["player"], dict) else s["player"]: s for s in finished["standings"]
+    }
+    for page in league_pages:
+        for player in players:
+            row = standings_row(page, player["id"])
+            expect(row.locator("td").nth(2)).to_have_text("1")  # played
+            expect(row.locator("td").nth(1)).to_have_text(score(expected[player["id"]]["points"]))
+        assert page.evaluate("() => window.__notReloaded === true")
+        for match_id in mine:
+            expect(
+                page.locator(
+                    f"[data-pairing='1-{[p['match'] for p in round_one].index(match_id)}'] [data-result]"
+                )
+            ).not_to_have_text("in play")
+    host.screenshot(path=artifacts / "league-standings.png", full_page=True)
