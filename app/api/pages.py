@@ -153,10 +153,15 @@ async def home(request: Request, session: SessionDep, settings: SettingsDep, ser
     return response
 
 
+def reading_leagues(request: Request) -> LeagueService:
+    """The league service, for a page that only reads leagues."""
+    state = request.app.state
+    return LeagueService(state.store, state.publish, lambda: state.now())
+
+
 async def my_leagues(request: Request, player: Player) -> dict[str, list[dict[str, Any]]]:
     """Leagues (issue 32): the player's leagues, and a line per unfinished league match."""
-    state = request.app.state
-    leagues = LeagueService(state.store, state.publish, lambda: state.now())
+    leagues = reading_leagues(request)
     return {
         "matches": await leagues.active_matches(player.id),
         "leagues": await leagues.player_leagues(player.id),
@@ -293,7 +298,10 @@ ShownMatch = Annotated[Shown, Depends(shown_match)]
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 async def match_page(request: Request, shown: ShownMatch, service: ServiceDep) -> Response:
-    return page(request, "match.html", await match_context(service, shown.match, shown.player))
+    context = await match_context(service, shown.match, shown.player)
+    if shown.match.league_id:
+        context["league"] = await reading_leagues(request).of_match(shown.match.id)
+    return page(request, "match.html", context)
 
 
 async def match_context(service: MatchService, match: MatchRecord, player: Player | None) -> dict[str, Any]:

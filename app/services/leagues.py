@@ -291,6 +291,17 @@ class LeagueService:
         async with self.store.engine.connect() as connection:
             return [dict(row._mapping) for row in await connection.execute(query)]
 
+    async def of_match(self, match_id: str) -> dict[str, Any] | None:
+        """The league game a match is, for its page: ``{"league", "league_name", "round"}``."""
+        query = (
+            select(LEAGUE_GAMES.c.league_id, LEAGUE_GAMES.c.round, LEAGUES.c.name)
+            .join(LEAGUES, LEAGUES.c.id == LEAGUE_GAMES.c.league_id)
+            .where(LEAGUE_GAMES.c.match_id == match_id)
+        )
+        async with self.store.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        return None if row is None else {"league": row.league_id, "league_name": row.name, "round": row.round}
+
     async def active_matches(self, player_id: str) -> list[dict[str, Any]]:
         """The player's unfinished league games with a match: ``{"league", "league_name",
         "match", "round", "opponent"}`` (the home page's "your league match against X")."""
