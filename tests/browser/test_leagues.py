@@ -91,7 +91,8 @@ def test_a_gm_runs_a_round_robin_of_four_in_the_browser(web_server, new_context,
         home.wait_for_url("**/matches/*")
         expect(home.locator("#connection")).to_have_text("Live")
         expect(home.locator("#match")).to_have_attribute("data-version", re.compile(r"^\d+$"))
-        expect(home.locator("[data-league-line]")).to_have_text("A match of the league Takodana Open, round 1")
+        league_line = home.locator("[data-league-line]")
+        expect(league_line).to_have_text("A match of the league Takodana Open, round 1")
         match_pages.append(home)
     mine = {page.url.rsplit("/", 1)[1] for page in match_pages}
     assert mine <= {p["match"] for p in round_one}
