@@ -81,7 +81,8 @@ RATINGS = PlayerRating.__table__
 
 FORMATS = ("round-robin", "swiss")
 RESULTS = ("1-0", "0-1", "½-½")
-MAX_PLAYERS = 20
+MAX_PLAYERS = {"round-robin": 20, "swiss": 40}
+"""A round-robin of more would last too long to finish; a Swiss event stays a few rounds."""
 MAX_SWISS_ROUNDS = 19
 LEAGUE_ROUND = "league_round"
 Say = Callable[[str], Awaitable[None]]
@@ -433,8 +434,10 @@ class LeagueService:
                         select(func.count(), func.coalesce(func.max(LEAGUE_PLAYERS.c.number), 0)).where(mine)
                     )
                 ).one()
-                if count >= MAX_PLAYERS:
-                    raise Conflict(f"the league is full: at most {MAX_PLAYERS} players")
+                if count >= (most := MAX_PLAYERS[league.format]):
+                    raise Conflict(
+                        f"the league is full: a {league.format} league takes at most {most} players"
+                    )
                 number = last + 1
                 await connection.execute(
                     insert(LEAGUE_PLAYERS).values(

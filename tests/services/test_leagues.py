@@ -158,3 +158,15 @@ async def test_the_sweep_takes_over_what_a_process_that_died_left(two):
     assert stranded.first not in {p for g in after.round_games(2) for p in (g.first, g.second)}
     await LeagueRunner(lambda: one, sweep_s=0).sweep()
     assert (await one.load(league.id)).paired_rounds == 2, "once"
+
+
+@pytest.mark.parametrize(("system", "most"), [("round-robin", 20), ("swiss", 40)])
+async def test_a_league_is_full_at_what_its_system_can_pair(two, system, most):
+    one, _ = two
+    host, *others = await players(one, *(f"Pilot {i}" for i in range(most + 1)))
+    league = await one.create(host, "Boonta Eve", "kelly", {}, system, None, False, False, True)
+    for player in others[: most - 1]:
+        await one.join(league.id, player)
+    with pytest.raises(Conflict, match=f"a {system} league takes at most {most} players"):
+        await one.join(league.id, others[-1])
+    assert len((await one.load(league.id)).players) == most
