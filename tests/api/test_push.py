@@ -169,6 +169,42 @@ async def test_no_your_turn_while_the_player_has_the_match_open(http, service, p
     ]
 
 
+async def test_a_league_s_new_round_is_pushed_to_each_player(http, service):
+    """Starting a league pairs its first round: each player's phone hears of their league
+    match (one notification a match: the round's news and "your turn" share its tag)."""
+    host, friend = await new_player(http, "Hera"), await new_player(http, "Kanan")
+    endpoints = {p["id"]: (await subscribed(http, p, service))["endpoint"] for p in (host, friend)}
+    body = {
+        "name": "Ghost Cup",
+        "ruleset": "kelly",
+        "options": {},
+        "format": "swiss",
+        "rounds": 1,
+        "rated": False,
+    }
+    league = (await http.post("/api/v1/leagues", json=body, headers=host["headers"])).json()
+    assert (
+        await http.post(f"/api/v1/leagues/{league['id']}/join", headers=friend["headers"])
+    ).status_code == 200
+    started = await http.post(f"/api/v1/leagues/{league['id']}/start", headers=host["headers"])
+    assert started.status_code == 200, started.text
+    (pairing,) = started.json()["rounds"][0]["pairings"]
+
+    def news(player: dict) -> list[dict]:
+        return [p for p in service.to(endpoints[player["id"]]) if p["event"] == "league_round"]
+
+    for player, other in ((host, friend), (friend, host)):
+        await arrives(lambda player=player: news(player), PUSH_WITHIN_S)
+        (pushed,) = news(player)
+        assert pushed["title"] == "A new league round"
+        assert f"Ghost Cup: your league match against {other['name']}" in pushed["body"]
+        assert (
+            pushed["url"].endswith(f"/matches/{pairing['match']}")
+            and pushed["match"]["id"] == pairing["match"]
+        )
+    assert service.refused == []
+
+
 async def test_a_gone_endpoint_is_forgotten(http, service, pushing_server, push_database):
     player = await new_player(http, "Leia")
     gone = await subscribed(http, player, service)
