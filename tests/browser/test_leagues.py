@@ -131,3 +131,19 @@ def test_a_gm_runs_a_round_robin_of_four_in_the_browser(web_server, new_context,
                 )
             ).not_to_contain_text("in play")
     host.screenshot(path=artifacts / "league-standings.png", full_page=True)
+
+    # Finn withdraws, asked first: his games left are lost by forfeit, on the host's screen too.
+    finn = players[1]
+    finn_page = league_pages[2]
+    finn_page.get_by_text("Withdraw from the league").click()
+    finn_page.click("[data-league-withdraw]")
+    expect(host.locator(f"[data-league-player='{finn['id']}']")).to_contain_text("(withdrawn)")
+    later = [
+        i
+        for r in league["rounds"][1:]
+        for i, p in enumerate(r["pairings"])
+        if finn["id"] in {s and s["id"] for s in p["seats"]}
+    ]
+    assert later, "Finn had games in the later rounds"
+    expect(host.locator("[data-result]", has_text="(forfeit)")).to_have_count(len(later))
+    assert host.evaluate("() => window.__notReloaded === true")
