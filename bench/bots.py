@@ -11,6 +11,17 @@ anchored at 0) and seconds per decision. Master thinks ``--budget`` seconds a mo
 
     .venv/bin/python bench/bots.py ladder --games 4 --budget 0.1 --workers 2
 
+``match``: two named players (``random``, ``greedy``, a level) in one ruleset, ``--games``
+games alternating seats (``--options`` as JSON, several spread round-robin over the
+games): W/D/L from the first player's side, and how the games ended::
+
+    .venv/bin/python bench/bots.py match dalsiandon master random --games 50 --budget 1.5 --workers 2
+
+``greedy`` is DejarikXR's greedy rule, for the kelly family's attacks: it declares the
+attack whose exact odds favour it most (a kill likelier than a counter-kill), and only
+such an attack; otherwise it plays a random action that is not an attack (an attack
+only when nothing else is legal: then the one with the best odds).
+
 ``balance``: club against club (``--level``) on every option set below: first-player
 advantage, draw rate, game length, and each creature's survival and kill rates::
 
@@ -22,6 +33,7 @@ Both print Markdown tables (docs/bots.md, docs/balance.md).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 import zlib
@@ -37,6 +49,8 @@ from app.rules.base import COMMON_ACTION_TYPES
 from app.rules.dice import Dice
 
 PLAYERS = ("random", *LEVELS)
+"""The ladder's players."""
+MATCH_PLAYERS = ("random", "greedy", *LEVELS)
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
     "kelly": [{}],
     "kelly-d20": [{}],
@@ -73,6 +87,8 @@ class Game:
     """Kills by creature kind."""
     pieces: list[tuple[str, bool]] = field(default_factory=list)
     """Each piece's kind and whether it is on the board at the end (the board games)."""
+    left: list[int] = field(default_factory=lambda: [0, 0])
+    """Each seat's pieces on the board at the end (the board games)."""
 
 
 def play(job: tuple[str, dict[str, Any], tuple[str, str], int, float]) -> Game:
@@ -89,6 +105,8 @@ def play(job: tuple[str, dict[str, Any], tuple[str, str], int, float]) -> Game:
         if players[seat] == "random":
             legal = ruleset.legal_actions(state, seat)
             action = rng.choice([a for a in legal if a["type"] not in COMMON_ACTION_TYPES])
+        elif players[seat] == "greedy":
+            action = greedy(ruleset.legal_actions(state, seat), rng)
         else:
             bot = all_bots()[f"{ruleset_id}-{players[seat]}"]
             action = decide(bot, seat_knowledge(ruleset, state, seat), seat, rng.getrandbits(32), budget)
@@ -111,7 +129,27 @@ def play(job: tuple[str, dict[str, Any], tuple[str, str], int, float]) -> Game:
     for piece in getattr(state, "pieces", {}).values():
         alive = getattr(piece, "at", None) is not None and not getattr(piece, "defeated", False)
         game.pieces.append((piece.kind, alive))
+        owner = getattr(piece, "owner", None)
+        if alive and owner in (0, 1):
+            game.left[owner] += 1
     return game
+
+
+def edge(action: dict[str, Any]) -> float:
+    """An attack's chance to kill less its chance to be killed, on the exact odds it lists."""
+    odds = {o["key"]: o["probability"] for o in action["odds"]["outcomes"]}
+    return odds.get("kill", 0.0) - odds.get("counter-kill", 0.0)
+
+
+def greedy(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """DejarikXR's greedy rule: the attack with the best favourable odds (a kill likelier
+    than a counter-kill), else a random action that is not an attack."""
+    actions = [a for a in legal if a["type"] not in COMMON_ACTION_TYPES]
+    attacks = sorted((a for a in actions if a["type"] == "attack" and "odds" in a), key=edge, reverse=True)
+    if attacks and edge(attacks[0]) > 0:
+        return attacks[0]
+    others = [a for a in actions if a["type"] != "attack"]
+    return rng.choice(others) if others else (attacks[0] if attacks else rng.choice(actions))
 
 
 def elo(
@@ -185,16 +223,89 @@ def ladder(args: argparse.Namespace) -> None:
             score = 0.5 if g.winner is None else 1.0 if g.winner == 0 else 0.0
             pair_scores[g.players].append(score)
         ratings = elo(pair_scores, list(PLAYERS))
+        # The published scale: one imagined draw per pair that met keeps a player that never
+        # lost finite, and the club sits at 1500 (PUBLISHED_RATINGS, rounded to 10).
+        prior = {pair: [*scores, 0.5] for pair, scores in pair_scores.items()}
+        shrunk = elo(prior, list(PLAYERS), anchor="club")
         print(f"### {ruleset_id}\n")
-        print("| player | W | D | L | Elo | s/decision | vs random | vs beginner | vs club | vs master |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print(
+            "| player | W | D | L | Elo | published (club 1500) | s/decision "
+            "| vs random | vs beginner | vs club | vs master |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for p in PLAYERS:
             w, d, lost = record[p]
             cells = ["—" if o == p else "{}-{}-{}".format(*head[(p, o)]) for o in PLAYERS]
             per = seconds[p] / max(moves[p], 1)
             rating = f"{ratings[p]:+.0f}" if w + d + lost else "—"
-            print(f"| {p} | {w} | {d} | {lost} | {rating} | {per:.4f} | " + " | ".join(cells) + " |")
+            published = f"{round((1500 + shrunk[p]) / 10) * 10}" if w + d + lost else "—"
+            print(
+                f"| {p} | {w} | {d} | {lost} | {rating} | {published} | {per:.4f} | "
+                + " | ".join(cells)
+                + " |"
+            )
         print()
+
+
+def match(args: argparse.Namespace) -> None:
+    """``--games`` games of ``a`` against ``b`` in one ruleset, seats alternating."""
+    ruleset_id, a, b = args.ruleset, args.a, args.b
+    option_sets = [json.loads(o) for o in args.options] or [{}]
+    jobs = []
+    for g in range(args.games):
+        pair = (a, b) if g % 2 == 0 else (b, a)
+        options = option_sets[(g // 2) % len(option_sets)]
+        jobs.append((ruleset_id, options, pair, args.seed + 7919 * g, args.budget))
+    started = time.perf_counter()
+    with Pool(args.workers) as pool:
+        games = pool.map(play, jobs, chunksize=1)
+    wall = time.perf_counter() - started
+    print(
+        f"{ruleset_id}: {a} against {b}, {len(games)} games in {wall:.0f} s (master budget {args.budget} s; "
+        f"seeds from {args.seed}; options {', '.join(label(o) for o in option_sets)})\n"
+    )
+    print(f"| options | games | {a} W-D-L | as seat 0 | as seat 1 | quiet-turn draws | decisions (median) |")
+    print("|---|---|---|---|---|---|---|")
+    for options in [*option_sets, None] if len(option_sets) > 1 else option_sets:
+        mine = [g for g in games if options is None or g.options == options]
+        record, by_seat = [0, 0, 0], [[0, 0, 0], [0, 0, 0]]
+        for g in mine:
+            seat = g.players.index(a) if g.players[0] != g.players[1] else 0
+            outcome = 1 if g.winner is None else 0 if g.winner == seat else 2
+            record[outcome] += 1
+            by_seat[seat][outcome] += 1
+        quiet = sum(1 for g in mine if g.winner is None and "without a piece lost" in g.reason)
+        lengths = sorted(g.decisions for g in mine)
+        print(
+            f"| {'all' if options is None else label(options)} | {len(mine)} | "
+            + " | ".join("{}-{}-{}".format(*r) for r in (record, *by_seat))
+            + f" | {quiet} | {lengths[len(lengths) // 2]} |"
+        )
+    ends: dict[str, int] = defaultdict(int)
+    for g in games:
+        who = "drawn" if g.winner is None else f"{g.players[g.winner]} won"
+        ends[f"{who}: {g.reason}"] += 1
+    print("\nHow the games ended:\n")
+    for reason, n in sorted(ends.items(), key=lambda kv: -kv[1]):
+        print(f"- {n} × {reason}")
+    drawn = [g for g in games if g.winner is None]
+    if drawn and any(sum(g.left) for g in drawn):
+        ahead = [0, 0, 0]  # a's pieces left against b's: more, as many, fewer
+        for g in drawn:
+            seat = g.players.index(a)
+            mine, theirs = g.left[seat], g.left[1 - seat]
+            ahead[0 if mine > theirs else 1 if mine == theirs else 2] += 1
+        print(
+            f"\nDrawn games, {a}'s pieces left against {b}'s: "
+            f"more {ahead[0]}, as many {ahead[1]}, fewer {ahead[2]}"
+        )
+    seconds = defaultdict(float)
+    moves = defaultdict(int)
+    for g in games:
+        for seat in (0, 1):
+            seconds[g.players[seat]] += g.seconds[seat]
+            moves[g.players[seat]] += g.moves[seat]
+    print("\nSeconds per decision: " + ", ".join(f"{p} {seconds[p] / max(moves[p], 1):.3f}" for p in seconds))
 
 
 def label(options: dict[str, Any]) -> str:
@@ -252,7 +363,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("mode", choices=("ladder", "balance"))
+    parser.add_argument("mode", choices=("ladder", "balance", "match"))
+    parser.add_argument("ruleset", nargs="?", help="match: the ruleset")
+    parser.add_argument("a", nargs="?", choices=MATCH_PLAYERS, help="match: the first player")
+    parser.add_argument("b", nargs="?", choices=MATCH_PLAYERS, help="match: the second player")
+    parser.add_argument(
+        "--options", action="append", default=[], help="match: options as JSON (several: spread over games)"
+    )
+    parser.add_argument("--seed", type=int, default=20261127, help="match: the first game's seed")
     parser.add_argument("--rulesets", nargs="*")
     parser.add_argument("--games", type=int, default=4, help="games per pair (ladder) or per option set")
     parser.add_argument("--budget", type=float, default=0.1, help="master's seconds per decision")
@@ -263,7 +381,9 @@ def main() -> None:
     )
     parser.add_argument("--only", nargs=2, metavar="PLAYER", help="ladder: this one pair only")
     args = parser.parse_args()
-    (ladder if args.mode == "ladder" else balance)(args)
+    if args.mode == "match" and not (args.ruleset and args.a and args.b):
+        parser.error("match needs a ruleset and two players")
+    {"ladder": ladder, "balance": balance, "match": match}[args.mode](args)
 
 
 if __name__ == "__main__":

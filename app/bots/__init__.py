@@ -65,11 +65,19 @@ LEVELS = {
     )
 }
 PUBLISHED_RATINGS: dict[str, dict[str, float]] = {
-    ruleset_id: {"beginner": 1000.0, "club": 1500.0, "master": 1900.0} for ruleset_id in FAMILIES
+    "courtier": {"beginner": 1360.0, "club": 1500.0, "master": 1800.0},
+    "dalsiandon": {"beginner": 1490.0, "club": 1500.0, "master": 1540.0},
+    "eote": {"beginner": 1470.0, "club": 1500.0, "master": 1560.0},
+    "kelly": {"beginner": 1440.0, "club": 1500.0, "master": 1560.0},
+    "kelly-d20": {"beginner": 1470.0, "club": 1500.0, "master": 1550.0},
+    "orbit-chess": {"beginner": 1500.0, "club": 1500.0, "master": 1870.0},
+    "simeone": {"beginner": 1140.0, "club": 1500.0, "master": 1620.0},
 }
 """Each bot's published rating, by ruleset and level: what a rated match against it counts
-it at (its own rating never moves). PLACEHOLDERS, the same in every ruleset: to be replaced
-by the figures of the bots' self-play ladder (docs/bots.md, "Ratings") once it is run."""
+it at (its own rating never moves). The bots' self-play ladder of 2026-11-27, on an Elo
+scale with the club at 1500 in each ruleset, rounded to 10 (docs/bots.md, "Published
+ratings": which run and budget each figure comes from). In orbit-chess the beginner and the
+club could not be told apart (every game between them drawn): both stand at 1500."""
 BEGINNER_TEMPERATURE = 0.08
 """Softmax temperature on the evaluation scale (a whole army is worth about 1)."""
 MASTER_BUDGET_S = 1.5

@@ -116,6 +116,22 @@ def drawing_nearer(state: Any) -> float:
     return 1.0 - state.quiet_turns / limit if limit else 1.0
 
 
+PRESS = 1.0
+"""The master's urgency to win material as the draw by quiet turns nears (docs/bots.md, "A
+master that presses"). With the root's count at a share ``q / limit`` of the limit, a
+position reached through a kill (the count set back to 0) that leaves the master better off
+than at the root gains that improvement again, times ``PRESS · q / limit``: the later it is,
+the more a chance to kill is worth against waiting for a draw. Losses are not weighed up, so
+the master risks more for a kill, not a piece for a fresh count. Only the master's search
+presses; the one-ply levels value positions as before."""
+
+
+def urgency(state: Any) -> float:
+    """How hard the side to decide in ``state`` presses for material (:data:`PRESS`)."""
+    limit = state.options.turns_without_kill
+    return PRESS * min(state.quiet_turns / limit, 1.0) if limit else 0.0
+
+
 MAX_STREAK = 5
 """Decisions in a row of one seat that still count as one turn of the search (eote's
 setting may go back and forth; no turn is longer than this)."""
@@ -143,6 +159,12 @@ class Game:
     last_turn: int | None = None
     """Selective search: of the last turn within the depth, only its first ``last_turn``
     decisions are searched before the position is evaluated (``None``: the whole turn)."""
+    press: float = 0.0
+    """The master's :func:`urgency` at the root (0: the one-ply levels, no pressing)."""
+    root_quiet: int = 0
+    """The root's quiet-turn count: a position with a lower count was reached through a kill."""
+    root_eval: float = 0.0
+    """The root's evaluation (unscaled), against which a kill's gain is measured."""
 
     def actions(self, state: Any, seat: int) -> list[Action]:
         """The seat's game actions a bot plays: resigning and draw offers are never searched."""
@@ -166,7 +188,13 @@ class Game:
             if result.winner is None:
                 return 0.0
             return WIN if result.winner == self.root else -WIN
-        return self.family.evaluate(self.ruleset, state, self.root) * drawing_nearer(state)
+        v = self.family.evaluate(self.ruleset, state, self.root)
+        scaled = v * drawing_nearer(state)
+        if self.press and state.quiet_turns < self.root_quiet and v > self.root_eval:
+            # A kill that left the master better off: worth more the nearer the draw was.
+            # Capped within ±1, below a won game.
+            scaled = min(1.0, scaled + self.press * (v - self.root_eval))
+        return scaled
 
     def expected(self, state: Any, seat: int, action: Action) -> float:
         """One ply: the expected value of ``action``'s outcomes."""
@@ -326,6 +354,8 @@ def pick_searched(game: Game, state: Any, actions: list[Action], budget_s: float
     an unfinished one whose first action (the previous iteration's best) was searched:
     the actions searched after it either proved better or were cut off as worse."""
     game.deadline = time.monotonic() + budget_s
+    game.press, game.root_quiet = urgency(state), state.quiet_turns
+    game.root_eval = game.family.evaluate(game.ruleset, state, game.root) if game.press else 0.0
     # Shuffled first: among equally good actions the bot's own random decides, as the
     # club's does, instead of always the first one listed.
     shuffled = game.rng.sample(actions, len(actions))

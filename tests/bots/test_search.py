@@ -160,3 +160,42 @@ def test_simeone_sees_the_opponents_answer_for_a_fraction_of_the_full_width_node
         if checked == 3:
             return
     pytest.fail(f"only {checked} mid-game positions found")
+
+
+def test_the_master_presses_for_a_kill_as_the_draw_by_quiet_turns_nears():
+    """kelly, Blue's last action of the turn: Blue's Molator beside Red's Ng'ok, an even
+    fight (a kill or a counter-kill 17 % each), material even. Early in the count the
+    master steps away from it, as the club does; with 90 of the 100 quiet turns gone, a
+    draw is what waiting brings, and the master takes the fight (``search.PRESS``:
+    without it, the master steps away there too). With a lead, the lead fading
+    (``drawing_nearer``) is reason enough, and it attacks as well."""
+    ruleset = get_ruleset("kelly")
+    even = {"molator": (0, "B1"), "savrip": (0, "A5"), "ngok": (1, "B2"), "monnok": (1, "A9")}
+    ahead = {
+        "molator": (0, "B1"),
+        "ghhhk": (0, "A5"),
+        "strider": (0, "A4"),
+        "ngok": (1, "B2"),
+        "houjix": (1, "A9"),
+    }
+
+    def choice(pieces, quiet_turns, level="master"):
+        state = ruleset.state_type(
+            options=ruleset.options({}),
+            pieces={kind: piece(kind, owner, at) for kind, (owner, at) in pieces.items()},
+            turn=0,
+            actions_left=1,
+            quiet_turns=quiet_turns,
+        )
+        actions = [a for a in ruleset.legal_actions(state, 0) if a["type"] not in COMMON_ACTION_TYPES]
+        game = Game(ruleset, kelly.FAMILY, 0, random.Random(0))
+        if level == "club":
+            return pick_greedy(game, state, actions)["type"]
+        # The master's own turn only (depth 1), so the answer does not depend on the machine.
+        return pick_searched(game, state, actions, 10.0, 1)["type"]
+
+    assert choice(even, 10) == "move"
+    assert choice(even, 90) == "attack"
+    assert choice(even, 90, "club") == "move", "the club does not press"
+    assert choice(ahead, 10) == "move"
+    assert choice(ahead, 90) == "attack"
