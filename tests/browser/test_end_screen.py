@@ -135,7 +135,8 @@ def test_an_unanswered_rematch_offer_expires_and_can_be_made_again(web_server, n
         expect(page.locator("#connection")).to_have_text("Live")
         pages.append(page)
     pages[0].click("#after-match [data-rematch='offer']")
-    # The offer reaches the other page over its socket (slower on a busy machine than 5 s).
+    # Made (a refusal would say why here), then it reaches the other page over its socket.
+    expect(pages[0].locator("#after-match [data-rematch-status]")).to_contain_text("waiting for an answer")
     expect(pages[1].locator("#after-match [data-rematch='accept']")).to_be_visible(timeout=15_000)
 
     app = web_server.server.config.app
