@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-import sys
+import itertools
 import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -44,9 +44,11 @@ passkey_router = APIRouter(prefix="/api/v1/passkeys", tags=["players"])
 
 def category_class(category: str) -> str:
     """The characters of a Unicode general category, as a pattern's character class
-    contents: ``\\uXXXX`` ranges, astral ones as themselves (ECMA-262 and Python alike)."""
+    contents: ``\\uXXXX`` ranges, astral ones as themselves (ECMA-262 and Python alike).
+    Planes 4 to 13 hold no characters and 15 and 16 private use only: skipping them makes
+    this (run at every start of the server) four times quicker."""
     ranges: list[list[int]] = []
-    for code in range(sys.maxunicode + 1):
+    for code in itertools.chain(range(0x40000), range(0xE0000, 0xF0000)):
         if unicodedata.category(chr(code)) == category:
             if ranges and ranges[-1][1] == code - 1:
                 ranges[-1][1] = code

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from app.rules.base import COMMON_ACTION_TYPES
-from tests.api.helpers import play_to_the_end, start_match, view
+from tests.api.helpers import start_match, view
 from tests.conftest import new_player
 
 
@@ -163,19 +163,30 @@ async def test_illegal_stale_and_out_of_turn_actions(client):
 
 
 async def test_actions_after_the_end_are_refused(client):
+    """Once a match is over (here by a resignation: how it ended does not matter), neither
+    player can act in it, not even with an action that was legal a moment before."""
     match, players = await start_match(client)
-    finished = await play_to_the_end(client, match["id"], players, seed=9)
+    mover = players[match["to_act"][0]]
+    before = await view(client, match["id"], mover)
+    move = next(a for a in before["legal_actions"] if a["type"] not in COMMON_ACTION_TYPES)
     url = f"/api/v1/matches/{match['id']}/actions"
+    resigned = await client.post(
+        url, json={"action": {"type": "resign"}, "version": before["version"]}, headers=mover["headers"]
+    )
+    assert resigned.status_code == 200, resigned.text
+    finished = await view(client, match["id"])
+    assert finished["status"] == "finished"
     for player in players:
-        await refuse(
-            await client.post(
-                url,
-                json={"action": {"type": "resign"}, "version": finished["version"]},
-                headers=player["headers"],
-            ),
-            409,
-            "over",
-        )
+        for action in ({"type": "resign"}, move):
+            await refuse(
+                await client.post(
+                    url,
+                    json={"action": action, "version": finished["version"]},
+                    headers=player["headers"],
+                ),
+                409,
+                "over",
+            )
     assert (await view(client, match["id"]))["version"] == finished["version"]
 
 

@@ -17,8 +17,8 @@ from tests.api.helpers import start_match, view
 from tests.api.hostile import CURSORS, QUERY_VALUES, serve, splice, unlimited_settings
 from tests.conftest import new_player
 
-REQUESTS = 3000
-"""With the 7,000 frames of tests/realtime/test_hostile_frames.py: 10,000 hostile inputs."""
+REQUESTS = 1500
+"""With the 8,500 frames of tests/realtime/test_hostile_frames.py: 10,000 hostile inputs."""
 
 
 @pytest.fixture(scope="module")

@@ -75,11 +75,11 @@ async def bot_moves(client, match_id, bot_seats) -> int:
 
 
 SERVERS = 3
-BOTS_ONLY = 10
+BOTS_ONLY = 6
 """Bot against bot, to the end: six quiet turns draw (``turns_without_kill``), so each bot
 moves about three times unless a king falls first. A match stopped from outside (a pause)
 could cut a computed decision off before its move; a finished one owes nothing."""
-AGAINST_HUMAN = 10
+AGAINST_HUMAN = 6
 HUMAN_MOVES = 3
 """The human's moves in each match against a bot, made whenever it is the human's turn."""
 

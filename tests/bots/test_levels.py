@@ -75,7 +75,7 @@ def test_the_master_takes_a_win_in_one(ruleset_id):
             legal = [a for a in ruleset.legal_actions(state, seat) if a["type"] not in COMMON_ACTION_TYPES]
             if any(wins_at_once(ruleset, state, seat, a) for a in legal):
                 found += 1
-                action = decide(master, seat_knowledge(ruleset, state, seat), seat, seed=game, budget_s=2.0)
+                action = decide(master, seat_knowledge(ruleset, state, seat), seat, seed=game, budget_s=0.5)
                 assert wins_at_once(ruleset, state, seat, action), (game, action)
     assert found >= 4, "the random games should offer some wins in one"
 

@@ -46,7 +46,9 @@ async def test_every_die_of_a_finished_match_checks_out(client, live_server, rul
 async def test_a_match_made_before_player_seeds_still_verifies(client, live_server):
     blue, red = await new_player(client, "Old"), await new_player(client, "Timer")
     created = await client.post(
-        "/api/v1/matches", json={"ruleset": "kelly", "seat": 0}, headers=blue["headers"]
+        "/api/v1/matches",
+        json={"ruleset": "kelly", "seat": 0, "options": {"turns_without_kill": 12}},
+        headers=blue["headers"],
     )
     match_id = created.json()["id"]
     # What migration 0006 leaves of a match made before it: scheme v1, no seats' seeds.

@@ -1,6 +1,6 @@
 """Three ``dejarik serve`` processes behind Debian's nginx (the project's own
 ``deploy/dejarik-proxy.conf``), round-robin, no sticky sessions, one PostgreSQL and one
-Redis: 50 matches played through the balancer by REST and websocket clients, with chat
+Redis: 30 matches played through the balancer by REST and websocket clients, with chat
 and a rematch, while every viewer (spectators and players, on whichever process nginx
 gave them) receives every update once and in order. One process is killed with SIGKILL
 mid-run: its viewers reconnect through nginx to another, resync from the version they
@@ -38,7 +38,7 @@ from tests.conftest import IN_CI, free_port, new_player, postgres_database, run_
 
 pytestmark = pytest.mark.runs_long  # the one heavy test: ~15-25 s
 
-PROCESSES, MATCHES, ACTIONS = 3, 50, 3  # ACTIONS before a match's chat line, and again after it
+PROCESSES, MATCHES, ACTIONS = 3, 30, 3  # ACTIONS before a match's chat line, and again after it
 KILL_AFTER = 2 * MATCHES * ACTIONS * 2 // 5  # acknowledged actions before one process is killed
 
 

@@ -16,8 +16,8 @@ from tests.api.helpers import start_match, view
 from tests.api.hostile import hostile_json, serve, splice, unlimited_settings
 from tests.realtime.helpers import receive
 
-FRAMES = 7000
-"""With the 3,000 requests of tests/api/test_hostile_input.py: 10,000 hostile inputs."""
+FRAMES = 8500
+"""With the 1,500 requests of tests/api/test_hostile_input.py: 10,000 hostile inputs."""
 
 REPLIES = {"error", "ack", "pong", "snapshot"}
 
