@@ -549,3 +549,36 @@ async def test_the_league_pages_create_join_and_start_a_league(client, live_serv
         assert live.status_code == 200 and 'id="league-live"' in live.text
         bad = await as_host.post("/leagues", data={**fields, "name": ""})
         assert bad.status_code == 422 and "name" in bad.text
+
+
+async def test_a_swiss_league_that_cannot_pair_its_next_round_says_why_it_ended(client, live_server):
+    """Two of four withdraw after round 1, and the two left have met: no round 2 can be paired,
+    so the league ends after round 1 of 3, and its page says so and why (the host sees why the
+    rounds stopped). With one player left, it says there was nobody to pair."""
+    for leaving in (2, 3):
+        host, *others = await people(client, "Hera", "Kanan", "Zeb", "Ezra")
+        league = await start(client, await make_league(client, host, others, format="swiss", rounds=3), host)
+        by_id = {p["id"]: p for p in (host, *others)}
+        hosts_game = next(
+            p for p in league["rounds"][0]["pairings"] if host["id"] in {s["id"] for s in p["seats"]}
+        )
+        opponent = next(by_id[s["id"]] for s in hosts_game["seats"] if s["id"] != host["id"])
+        rest = [p for p in others if p is not opponent]
+        for player in [*rest, opponent][:leaving]:
+            left = await client.post(f"/api/v1/leagues/{league['id']}/withdraw", headers=player["headers"])
+            assert left.status_code == 200, left.text
+        if leaving == 2:
+            await resign(client, hosts_game["match"], opponent)
+
+        async def finished(league_id=league["id"]):
+            current = await league_of(client, league_id)
+            return current if current["status"] == "finished" else None
+
+        league = await eventually(finished)
+        assert league and len(league["rounds"]) == 1 and league["total_rounds"] == 3
+        async with httpx.AsyncClient(base_url=live_server.url) as browser:
+            page = await browser.get(f"/leagues/{league['id']}")
+        why = (
+            "in every pairing left two players would meet again" if leaving == 2 else "fewer than two players"
+        )
+        assert "Finished after round 1 of 3" in page.text and why in page.text, page.text
