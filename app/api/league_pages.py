@@ -4,6 +4,7 @@ join, the host's controls, rounds, results and standings, kept live by
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -15,7 +16,7 @@ from app.api.leagues import TWO_SEATS, league_service
 from app.api.limits import rate_limit
 from app.api.option_form import clock_refusal, options_from_form
 from app.api.pages import page, page_player, ruleset_choices, templates
-from app.bots import all_bots, get_bot
+from app.bots import all_bots
 from app.bots.seating import bot_player
 from app.rules import registry
 from app.services.errors import Forbidden, Invalid, ServiceError
@@ -142,12 +143,7 @@ async def league_control(
         if control == "join":
             await service.join(league_id, player)
         elif control == "bots":
-            league = await service.load(league_id)
-            service.host_only(league, player, "enters bots")
-            bot = get_bot(str(form.get("bot") or ""))
-            if bot is None or bot.ruleset != league.ruleset:
-                raise Invalid(f"bot: choose a bot for {league.ruleset}")
-            await service.add_bot(league_id, player, bot.id, await bot_player(session, bot))
+            await service.add_bot(league_id, player, str(form.get("bot") or ""), partial(bot_player, session))
         elif control == "start":
             await service.start(league_id, player)
         elif control == "withdraw":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import datetime
+from functools import partial
 from typing import Annotated, Any, Literal, Union
 
 import orjson
@@ -19,12 +20,10 @@ from app.api.exports import NDJSON, GatedStream, export_gate
 from app.api.json_input import NO_NUL
 from app.api.limits import client_address, rate_limit
 from app.api.schemas import PlayerRef
-from app.bots import get_bot
 from app.bots.seating import bot_player
 from app.rules import registry
 from app.rules.base import Ruleset
-from app.services.errors import Invalid
-from app.services.leagues import FORMATS, MAX_SWISS_ROUNDS, RESULTS, LeagueService, checked_bot_words
+from app.services.leagues import FORMATS, MAX_SWISS_ROUNDS, RESULTS, LeagueService
 
 router = APIRouter(prefix="/api/v1/leagues", tags=["leagues"], responses=error_responses(429, 503))
 socket_router = APIRouter()
@@ -271,12 +270,7 @@ async def enter_bot(
     leagues: LeagueServiceDep,
 ) -> dict[str, Any]:
     """The host enters a bot while the league is open: it plays its league matches on its own."""
-    league = await leagues.load(league_id)
-    leagues.host_only(league, player, "enters bots")
-    bot = get_bot(body.bot)
-    if bot is None or bot.ruleset != league.ruleset:
-        raise Invalid(checked_bot_words(body.bot, league.ruleset))
-    return leagues.view(await leagues.add_bot(league_id, player, bot.id, await bot_player(session, bot)))
+    return leagues.view(await leagues.add_bot(league_id, player, body.bot, partial(bot_player, session)))
 
 
 @router.post(

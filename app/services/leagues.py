@@ -48,7 +48,7 @@ from typing import Any
 from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from app.bots import get_bot
+from app.bots import Bot, get_bot
 from app.leagues.pairing import Game, Pairing, round_robin, swiss_round
 from app.leagues.standings import standings
 from app.models import League, LeagueGame, LeaguePlayer, Player, PlayerRating, PushSubscription
@@ -454,13 +454,17 @@ class LeagueService:
         await self.changed(league_id)
         return await self.load(league_id)
 
-    async def add_bot(self, league_id: str, host: Any, bot_id: str, bot_player: Any) -> LeagueRecord:
+    async def add_bot(
+        self, league_id: str, host: Any, bot_id: str, bot_player: Callable[[Bot], Awaitable[Any]]
+    ) -> LeagueRecord:
+        """The host enters the bot ``bot_id``, whose player ``bot_player(bot)`` finds or
+        makes once the bot is known to be one of the league's ruleset."""
         league = await self.load(league_id)
         self.host_only(league, host, "enters bots")
         bot = get_bot(bot_id)
         if bot is None or bot.ruleset != league.ruleset:
             raise Invalid(checked_bot_words(bot_id, league.ruleset))
-        return await self.join(league_id, bot_player, bot=bot.id)
+        return await self.join(league_id, await bot_player(bot), bot=bot.id)
 
     async def start(self, league_id: str, host: Any) -> LeagueRecord:
         """Pair the first round (round-robin: every round) and create its matches."""
@@ -799,6 +803,8 @@ class LeagueService:
 def checked_bot_words(bot_id: str, ruleset: str) -> str:
     """Why ``bot_id`` may not enter a league of ``ruleset``."""
     bot = get_bot(bot_id)
+    if not bot_id:
+        return f"bot: choose one of the bots for {ruleset}"
     if bot is None:
         return f"bot: no bot {bot_id!r} (GET /api/v1/bots)"
     return f"bot: {bot.id} plays {bot.ruleset}, not {ruleset}"
