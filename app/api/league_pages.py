@@ -100,6 +100,7 @@ async def league_context(request: Request, league_id: str, player: Any) -> dict[
         "bots": [b for b in all_bots().values() if b.ruleset == league.ruleset],
         "results": RESULTS,
         "tiebreak": "Sonneborn–Berger" if league.format == "round-robin" else "Buchholz",
+        "tiebreak_short": "SB" if league.format == "round-robin" else None,  # the phone's column
     }
 
 

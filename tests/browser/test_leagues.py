@@ -147,3 +147,77 @@ def test_a_gm_runs_a_round_robin_of_four_in_the_browser(web_server, new_context,
     assert later, "Finn had games in the later rounds"
     expect(host.locator("[data-result]", has_text="(forfeit)")).to_have_count(len(later))
     assert host.evaluate("() => window.__notReloaded === true")
+
+
+LONG_NAMES = (
+    "Grand Admiral Thrawn",
+    "Doctor Aphra of Vanqor",
+    "Qi'ra of Corellia",
+    "Cad Bane",
+    "Hondo Ohnaka",
+)
+
+
+def test_the_league_page_fits_a_phone_a_laptop_and_a_tv(web_server, new_context, artifacts):
+    """A running round-robin of six (long names, a result in) on the host's page, at the
+    sizes the newcomer walk used: the page never scrolls sideways, the standings' player,
+    points and tie-break are on screen (a phone hides won, drawn and lost), the text reads
+    on a phone, and the host's controls are big enough to tap."""
+    host = new_player(web_server, "Mace Windu of Haruun Kal")
+    created = httpx.post(
+        f"{web_server.url}/api/v1/leagues",
+        json={"name": "The Outer Rim Winter League", "ruleset": "kelly", "format": "round-robin"},
+        headers={"Authorization": f"Bearer {host['token']}"},
+    )
+    assert created.status_code == 201, created.text
+    league_id = created.json()["id"]
+    players = [new_player(web_server, name) for name in LONG_NAMES]
+    for player in players:
+        joined = httpx.post(
+            f"{web_server.url}/api/v1/leagues/{league_id}/join",
+            headers={"Authorization": f"Bearer {player['token']}"},
+        )
+        assert joined.status_code == 200, joined.text
+    started = httpx.post(
+        f"{web_server.url}/api/v1/leagues/{league_id}/start",
+        headers={"Authorization": f"Bearer {host['token']}"},
+    ).json()
+    played = started["rounds"][0]["pairings"][0]
+    loser = next(p for p in (host, *players) if p["id"] == played["seats"][1]["id"])
+    current = httpx.get(f"{web_server.url}/api/v1/matches/{played['match']}").json()
+    resigned = httpx.post(
+        f"{web_server.url}/api/v1/matches/{played['match']}/actions",
+        json={"action": {"type": "resign"}, "version": current["version"]},
+        headers={"Authorization": f"Bearer {loser['token']}"},
+    )
+    assert resigned.status_code == 200, resigned.text
+
+    for width, height in ((375, 812), (1366, 768), (1920, 1080)):
+        phone = width < 500
+        context = new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+        page = open_page(signed_in(context, web_server, host), f"{web_server.url}/leagues/{league_id}")
+        league_page_ready(page)
+        expect(page.locator("[data-standings] td").first).to_be_visible()
+        page.screenshot(path=artifacts / f"league-{width}x{height}.png", full_page=True)
+        label = f"{width}×{height}"
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (
+            f"scrolls sideways: {label}"
+        )
+        row = standings_row(page, host["id"])
+        for column in ("th", "td:nth-of-type(2)", "td:last-of-type"):  # player, points, tie-break
+            box = row.locator(column).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (label, column, box)
+        wdl_shown = row.locator("td.wdl").first.is_visible()
+        assert wdl_shown is not phone, f"won/drawn/lost shown: {wdl_shown} at {label}"
+        if phone:
+            size = page.evaluate(
+                "parseFloat(getComputedStyle(document.querySelector('[data-standings] td')).fontSize)"
+            )
+            assert size >= 14, f"standings text {size}px on a phone"
+            for control in (".adjudicate-form select", "[data-league-adjudicate]", "summary"):
+                for box in (b.bounding_box() for b in page.locator(control).all()[:3]):
+                    assert box and box["height"] >= 44, (control, box)
+        # The host adjudicates without scrolling the rounds' tables sideways.
+        button = page.locator("[data-league-adjudicate]").first.bounding_box()
+        assert button and button["x"] + button["width"] <= width + 0.5, (label, button)
+        context.close()
