@@ -198,6 +198,10 @@ def test_the_league_page_fits_a_phone_a_laptop_and_a_tv(web_server, new_context,
         page = open_page(signed_in(context, web_server, host), f"{web_server.url}/leagues/{league_id}")
         league_page_ready(page)
         expect(page.locator("[data-standings] td").first).to_be_visible()
+        # The result in words, not a chess score: seat 1 resigned, so seat 0 won.
+        expect(page.locator(f"[data-league-match='{played['match']}']")).to_contain_text(
+            f"{played['seats'][0]['name']} won"
+        )
         page.screenshot(path=artifacts / f"league-{width}x{height}.png", full_page=True)
         label = f"{width}×{height}"
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (
