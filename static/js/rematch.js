@@ -24,6 +24,7 @@ function clockTime(iso) {
 export function attachRematch(section, matchId, store) {
   const base = `/api/v1/matches/${encodeURIComponent(matchId)}/rematch`;
   let rematch = null, error = "", sending = false, expiryTimer = 0, leaving = false;
+  let news = 0;  // counts the rematch news received, so that an older REST answer cannot undo it
   const status = section.querySelector("[data-rematch-status]");
   const buttons = {
     offer: section.querySelector("[data-rematch='offer']"),
@@ -81,6 +82,7 @@ export function attachRematch(section, matchId, store) {
   }
 
   function receive(next) {
+    news += 1;
     rematch = next;
     error = "";
     const seat = store.view && store.view.you ? store.view.you.seat : null;
@@ -117,10 +119,15 @@ export function attachRematch(section, matchId, store) {
   buttons.decline.addEventListener("click", () => send("/decline"));
 
   // The socket's snapshot may predate the offer (the offer is not a new version): ask REST.
+  // News that comes while the answer is on its way is newer than the answer (the socket
+  // brings every later change): the answer is then dropped, or it would undo the news.
   async function resync() {
+    const asked = news;
     const response = await fetch(`/api/v1/matches/${encodeURIComponent(matchId)}`);
     if (!response.ok) return;
-    rematch = (await response.json()).rematch;  // an old match's accepted rematch: shown, not followed
+    const answer = await response.json();
+    if (news !== asked) return;
+    rematch = answer.rematch;  // an old match's accepted rematch: shown, not followed
     watchExpiry();
     render();
   }

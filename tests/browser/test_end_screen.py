@@ -156,6 +156,45 @@ def test_an_unanswered_rematch_offer_expires_and_can_be_made_again(web_server, n
         app.state.now = utcnow
 
 
+def test_an_offer_heard_while_the_page_asks_for_the_match_is_not_undone_by_the_answer(
+    web_server, new_context
+):
+    """The page asks REST for the rematch when its socket opens. An offer that reaches the
+    socket while that answer is on its way is newer than the answer: the answer (with no
+    offer in it) must not hide the offer. Under load this once left the other player with no
+    offer to accept. Here the answer is held until the offer has been shown."""
+    offerer, other = new_player(web_server, "Kessa"), new_player(web_server, "Rook")
+    match_id = new_match(web_server, offerer)
+    join_match(web_server, other, match_id)
+    rest_act(web_server, match_id, other, {"type": "resign"}, rest_view(web_server, match_id)["version"])
+    offering = signed_in(new_context(), web_server, offerer).new_page()
+    offering.goto(f"{web_server.url}/matches/{match_id}")
+    expect(offering.locator("#connection")).to_have_text("Live")
+
+    held = []  # the answer to the other page's question, fetched before the offer, not yet given
+
+    def hold(route):
+        held.append((route, route.fetch()))
+
+    asking = signed_in(new_context(), web_server, other).new_page()
+    asking.route(f"{web_server.url}/api/v1/matches/{match_id}", hold)
+    asking.goto(f"{web_server.url}/matches/{match_id}")
+    expect(asking.locator("#connection")).to_have_text("Live")
+    while not held:  # the handler runs while Playwright waits
+        asking.wait_for_timeout(50)
+    assert held[0][1].json()["rematch"] is None, "the held answer predates the offer"
+
+    offering.click("#after-match [data-rematch='offer']")
+    accept = asking.locator("#after-match [data-rematch='accept']")
+    expect(accept).to_be_visible()
+    route, stale = held[0]
+    with asking.expect_request_finished(lambda request: request.url.endswith(f"/matches/{match_id}")):
+        route.fulfill(response=stale)
+    asking.wait_for_timeout(300)  # the page reads the answer (and, before the fix, hid the offer)
+    expect(accept).to_be_visible()
+    expect(asking.locator("#after-match [data-rematch-status]")).to_contain_text("Kessa offers a rematch")
+
+
 def test_new_match_is_refused_before_the_end_and_to_strangers(web_server):
     blue, red, stranger = (new_player(web_server, n) for n in ("Leia", "Chewie", "Jabba"))
     created = httpx.post(
