@@ -57,7 +57,7 @@ from app.rules.base import COMMON_ACTION_TYPES
 from app.services import clock, views
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from app.services.matches import MatchService, Publish, describe_validation
-from app.services.notices import shown_name
+from app.services.notices import YOUR_TURN, shown_name
 from app.services.store import (
     OUTBOX,
     Committed,
@@ -482,6 +482,7 @@ class LeagueService:
             except ValueError as error:
                 raise Conflict(f"cannot start: {error}") from None
             built = [self._decide_round(league, number, pairs) for number, pairs in enumerate(schedule, 1)]
+            built = one_notice_each(league, built)
             total = len(schedule)
         else:
             most = count - 1 + count % 2  # without two players meeting twice
@@ -798,6 +799,43 @@ class LeagueService:
             await self.say(league_id)
         except Exception:
             log.exception("telling league %s's viewers failed", league_id)
+
+
+def one_notice_each(league: LeagueRecord, built: list[NewRound]) -> list[NewRound]:
+    """A round-robin starts with every round's match open at once. Each player hears of it
+    in one notice a channel, naming every opponent and linking their first match, instead of
+    a league round and a "your turn" for each match (a phone buzzing five times, five mails).
+    Later turns in those matches are told as in any match."""
+    entrants = {p.id: p for p in league.players}
+    mine: dict[str, list[tuple[int, str, MatchRecord]]] = {}  # player: (round, opponent, match)
+    for new in built:
+        by_id = {match.id: match for match, _ in new.matches}
+        for game in new.games:
+            if game["second_id"] is None:
+                continue
+            match = by_id[game["match_id"]]
+            for me, other in ((game["first_id"], game["second_id"]), (game["second_id"], game["first_id"])):
+                mine.setdefault(me, []).append((new.number, other, match))
+    told = {YOUR_TURN, LEAGUE_ROUND}
+    kept = [replace(new, notices=[n for n in new.notices if n.event not in told]) for new in built]
+    ruleset = get_ruleset(league.ruleset).name
+    for player_id, games in mine.items():
+        me = entrants[player_id]
+        first = games[0][2]
+        for channel in () if me.bot else me.channels:
+            against = ", ".join(
+                f"{shown_name(entrants[other].name, channel)} (round {number})" for number, other, _ in games
+            )
+            text = (
+                f"The league {league.name} has started ({ruleset}): your {len(games)} league matches "
+                f"are all open now, against {against}."
+            )
+            if len(text) > 500:
+                text = text[:499] + "…"
+            kept[0].notices.append(
+                Notice(player_id, channel, LEAGUE_ROUND, first.id, league.ruleset, first.version, text)
+            )
+    return kept
 
 
 def checked_bot_words(bot_id: str, ruleset: str) -> str:

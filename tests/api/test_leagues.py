@@ -492,6 +492,56 @@ async def test_each_round_owes_every_player_a_league_round_notice(client, live_s
         await engine.dispose()
 
 
+async def test_a_round_robin_s_start_is_one_notice_naming_every_match(client, live_server):
+    """Every match of a round-robin opens at its start: each player hears once a channel,
+    with every opponent named and their first match linked, not once (or twice, with "your
+    turn") a match. A turn later in one of those matches is told as in any match."""
+    host, *others = await people(client, "Hera", "Kanan", "Sabine", "Zeb")
+    engine = make_engine(live_server.settings.database_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(
+                update(Player).where(Player.id == host["id"]).values(webhook_url="https://example.com/hook")
+            )
+        league = await start(client, await make_league(client, host, others), host)
+        games = [
+            (r["round"], p)
+            for r in league["rounds"]
+            for p in r["pairings"]
+            if host["id"] in {s["id"] for s in p["seats"]}
+        ]
+        assert len(games) == 3
+        by_id = {p["id"]: p for p in (host, *others)}
+        matches = [p["match"] for _, p in games]
+        owed = select(Outbox.event, Outbox.match_id, Outbox.text).where(Outbox.player_id == host["id"])
+        async with engine.connect() as connection:
+            rows = (await connection.execute(owed)).all()
+        assert [(r.event, r.match_id) for r in rows] == [("league_round", matches[0])], rows
+        for number, pairing in games:
+            opponent = next(s["name"] for s in pairing["seats"] if s["id"] != host["id"])
+            assert f"{opponent} (round {number})" in rows[0].text, rows[0].text
+        assert "Mos Eisley Open has started" in rows[0].text and "3 league matches" in rows[0].text
+
+        # Play the first match until the opponent has moved and it is the host's turn again:
+        # that turn is told.
+        first = games[0][1]
+        seated = [by_id[s["id"]] for s in first["seats"]]
+        mine = next(seat for seat, player in enumerate(seated) if player is host)
+        rng, opponent_moved = random.Random(1), False
+        for _ in range(20):
+            if opponent_moved and mine in (await view(client, first["match"]))["to_act"]:
+                break
+            seat, _, _ = await play_one(client, first["match"], seated, rng)
+            opponent_moved |= seat != mine
+        else:
+            raise AssertionError("the host's turn never came back")
+        async with engine.connect() as connection:
+            rows = (await connection.execute(owed)).all()
+        assert ("your_turn", first["match"]) in [(r.event, r.match_id) for r in rows], rows
+    finally:
+        await engine.dispose()
+
+
 async def test_a_swiss_league_without_rounds_gets_about_log2_of_its_players(client):
     host, *others = await people(client, "Cassian", "Jyn", "K-2SO", "Bodhi", "Chirrut")
     league = await make_league(client, host, others, format="swiss", double=True)
