@@ -448,15 +448,20 @@ async def test_two_servers_record_each_result_and_pair_each_round_once(database_
         two.stop()
 
 
+async def with_a_webhook(engine, player) -> None:
+    """Give ``player`` a channel (a webhook no test delivers to: only the outbox is read)."""
+    async with engine.begin() as connection:
+        await connection.execute(
+            update(Player).where(Player.id == player["id"]).values(webhook_url="https://example.com/hook")
+        )
+
+
 async def test_each_round_owes_every_player_a_league_round_notice(client, live_server):
     """Written with the round: one per channel a player has (a bot has none), naming their match."""
     host, *others = await people(client, "Hera", "Kanan", "Sabine", "Zeb")
     engine = make_engine(live_server.settings.database_url)
     try:
-        async with engine.begin() as connection:
-            await connection.execute(
-                update(Player).where(Player.id == host["id"]).values(webhook_url="https://example.com/hook")
-            )
+        await with_a_webhook(engine, host)
         league = await start(client, await make_league(client, host, others, format="swiss", rounds=2), host)
         by_id = {p["id"]: p for p in (host, *others)}
         for pairing in league["rounds"][0]["pairings"]:
@@ -499,10 +504,7 @@ async def test_a_round_robin_s_start_is_one_notice_naming_every_match(client, li
     host, *others = await people(client, "Hera", "Kanan", "Sabine", "Zeb")
     engine = make_engine(live_server.settings.database_url)
     try:
-        async with engine.begin() as connection:
-            await connection.execute(
-                update(Player).where(Player.id == host["id"]).values(webhook_url="https://example.com/hook")
-            )
+        await with_a_webhook(engine, host)
         league = await start(client, await make_league(client, host, others), host)
         games = [
             (r["round"], p)
