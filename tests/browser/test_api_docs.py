@@ -36,7 +36,7 @@ def test_swagger_ui_renders_every_operation_offline(new_context, web_server, art
     page, blocked = offline_page(new_context, web_server)
     page.goto(f"{web_server.url}/docs")
     every = operations(web_server)
-    page.wait_for_selector(".opblock")
+    page.wait_for_selector(".opblock", timeout=30_000)  # 50 operations: seconds on a busy machine
     for method, path, _ in every:
         block = page.locator(f".opblock-{method}:has([data-path='{path}'])")
         assert block.count() == 1, f"{method.upper()} {path} is not rendered"

@@ -129,6 +129,7 @@ def test_a_bot_s_reply_is_drawn_one_action_at_a_time(web_server, new_context):
     for step in bot_steps:
         # A moment between each step and the one before: the page holds each 600 ms here
         # (without motion), counted from when the step before was drawn; the observer may
-        # note that one late on a busy machine. Without the pacing they came 36-63 ms apart.
-        assert at[step] - at[before] >= 450, (step, drawn)
+        # note that one late on a busy machine (by 250 ms once, at a load of 9). Without the
+        # pacing they came 36-63 ms apart.
+        assert at[step] - at[before] >= 300, (step, drawn)
         before = step

@@ -76,7 +76,7 @@ def test_l12_the_main_pages_run_under_their_policy(web_server, new_context):
     }
     for path, ready in visits.items():
         page.goto(site + path)
-        page.wait_for_selector(ready, state="attached")
+        page.wait_for_selector(ready, state="attached", timeout=30_000)  # /docs renders 50 operations
         if path.endswith("/table"):
             table_ready(page, web_server, match_id)
         assert violations(page, console) == [], path
