@@ -207,6 +207,106 @@ def reachable_targets(
     return list(targets.values())
 
 
+FORTRESS = 0.3
+"""kelly: the share of a material lead that counts while the side ahead has no means to
+kill one of the opponent's pieces (:func:`can_take`): a lone Ng'ok against two pieces
+without a Molator is a draw, however far ahead the two are."""
+FORCED = 1.0
+"""kelly: how much the material counts that the side to move stands to lose by the attack
+it cannot avoid, every piece of it hemmed in with no move left (:func:`forced_attack`)."""
+HEM = 0.08
+"""kelly: the worth of hemming in a side of at most two pieces, by the share of the
+neighbours taken of its pieces that no enemy attacks at fair odds (:func:`fortresses`,
+:func:`hemmed`): the way to a forced attack."""
+ENCLOSE = min(len(n) for n in board.NEIGHBOURS.values())
+"""The fewest pieces that hem in one piece on its own (ring A: three neighbours)."""
+
+
+def evaluate_kelly(ruleset: Kelly, state: KellyState, seat: int) -> float:
+    """`kelly`'s evaluation: :func:`evaluate` and its endgame (docs/bots.md, "Hemming in
+    a fortress"). A side that has no move left must attack, and a Ng'ok's attacks are
+    poor: the way to kill a piece that no attack takes at fair odds is to take away its
+    moves. A lead that can be neither attacked home nor hemmed in counts for little."""
+    occupied = {p.at: p for p in state.pieces.values() if p.at is not None}
+    value = evaluate(ruleset, state, seat) + endgame(ruleset, state, seat, occupied)
+    return max(-1.0, min(1.0, value))
+
+
+def endgame(ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Piece]) -> float:
+    """What :func:`evaluate` leaves out of a game of few pieces, from ``seat``'s side: the
+    part of a lead that cannot be converted taken back, the attack a hemmed-in side to
+    move must make, and how far each side of at most two pieces is hemmed in."""
+    sides = {s: [p for p in occupied.values() if p.owner == s] for s in (0, 1)}
+    material = [sum(piece_value(ruleset, p.kind) for p in sides[s]) for s in (0, 1)]
+    total = sum(material) or 1.0
+    lead = MATERIAL * (material[seat] - material[1 - seat]) / total
+    value = 0.0
+    ahead = seat if lead > 0 else 1 - seat
+    if lead and not can_take(ruleset, state, sides[ahead], sides[1 - ahead]):
+        value -= (1.0 - FORTRESS) * lead
+    if state.push is None:
+        forced = FORCED * MATERIAL * forced_attack(ruleset, state, sides[state.turn], occupied) / total
+        value += forced if state.turn == seat else -forced
+    for side in (0, 1):
+        walls = fortresses(ruleset, state, sides[1 - side], sides[side])
+        if walls and len(sides[side]) <= 2:
+            gain = HEM * hemmed(walls, occupied)
+            value += -gain if side == seat else gain
+    return value
+
+
+def can_take(ruleset: Kelly, state: KellyState, pieces: list[Piece], enemies: list[Piece]) -> bool:
+    """Whether ``pieces`` have the means to kill every one of ``enemies``. An enemy that none
+    of them attacks at fair odds (a kill at least as likely as a counter-kill) must be hemmed
+    in: one takes :data:`ENCLOSE` pieces, and each more such enemy, one piece more."""
+    walls = fortresses(ruleset, state, pieces, enemies)
+    return not walls or len(pieces) >= ENCLOSE + len(walls) - 1
+
+
+def fortresses(ruleset: Kelly, state: KellyState, pieces: list[Piece], enemies: list[Piece]) -> list[Piece]:
+    """The ``enemies`` that none of ``pieces`` attacks at fair odds."""
+    return [e for e in enemies if not any(fair(ruleset, state, p, e) for p in pieces)]
+
+
+def fair(ruleset: Kelly, state: KellyState, piece: Piece, target: Piece) -> bool:
+    kill, counter_kill = kill_chances(*ruleset.attack_pools(state, piece, target))
+    return kill >= counter_kill
+
+
+def attack_value(ruleset: Kelly, state: KellyState, piece: Piece, target: Piece) -> float:
+    """The material ``piece`` expects to win by attacking ``target``, less what it expects
+    to lose: negative for a poor attack."""
+    kill, counter_kill = kill_chances(*ruleset.attack_pools(state, piece, target))
+    return kill * piece_value(ruleset, target.kind) - counter_kill * piece_value(ruleset, piece.kind)
+
+
+def forced_attack(
+    ruleset: Kelly, state: KellyState, pieces: list[Piece], occupied: dict[str, Piece]
+) -> float:
+    """The material the side to move (its ``pieces``) stands to win by its best attack when
+    none of its pieces has a move left, so that its action must be an attack: at most 0
+    (a good attack is the threats' to count); 0 while it has a move, or no attack."""
+    taken = frozenset(occupied)
+    movers = [p for p in pieces if ruleset.may_act_with(state, p)]
+    if any(move_paths(p.at, ruleset.creatures[p.kind].movement, taken) for p in movers):
+        return 0.0
+    values = [
+        attack_value(ruleset, state, p, target)
+        for p in movers
+        for target in ruleset.attack_targets(state, p, occupied)
+    ]
+    return min(max(values), 0.0) if values else 0.0
+
+
+def hemmed(pieces: list[Piece], occupied: dict[str, Piece]) -> float:
+    """The share of the neighbours of ``pieces`` that are taken, on average: 1 when none of
+    them has an empty space beside it."""
+    shares = [
+        sum(n in occupied for n in board.NEIGHBOURS[p.at]) / len(board.NEIGHBOURS[p.at]) for p in pieces
+    ]
+    return sum(shares) / len(shares)
+
+
 def order(action: Action) -> float:
     return -1.0 if action["type"] == "attack" else 0.0
 
@@ -222,9 +322,9 @@ def settled(state: KellyState) -> bool:
     return state.push is None
 
 
-FAMILY = Family(evaluate=evaluate, chance=chance, order=order)  # type: ignore[arg-type]
+FAMILY = Family(evaluate=evaluate_kelly, chance=chance, order=order)  # type: ignore[arg-type]
 """`kelly`: the full-width search by whole turns (the selective search and ``turn_of``
 were not shown to help it: docs/bots.md)."""
-DICE_FAMILY = replace(FAMILY, selective=(None, 2), turn_of=turn_of, settled=settled)
+DICE_FAMILY = replace(FAMILY, evaluate=evaluate, selective=(None, 2), turn_of=turn_of, settled=settled)
 """`kelly-d20` and `dalsiandon`: turns counted by ``state.turn``, and past its own turn
 the master searches the opponent's best answers (see :attr:`Family.selective`)."""

@@ -189,12 +189,22 @@ class Game:
                 return 0.0
             return WIN if result.winner == self.root else -WIN
         v = self.family.evaluate(self.ruleset, state, self.root)
-        scaled = v * drawing_nearer(state)
+        scaled = v * self.fade(state, v)
         if self.press and state.quiet_turns < self.root_quiet and v > self.root_eval:
             # A kill that left the master better off: worth more the nearer the draw was.
             # Capped within ±1, below a won game.
             scaled = min(1.0, scaled + self.press * (v - self.root_eval))
         return scaled
+
+    def fade(self, state: Any, v: float) -> float:
+        """:func:`drawing_nearer`, except that the master's own loss buys it no time: a
+        position it is better off in than a draw, reached through a piece lost (a lower count
+        than the root's, a worse evaluation), keeps the root's share of the quiet turns.
+        (Fresh, a lead that fades near the draw made throwing a piece away look like a gain.)"""
+        limit = state.options.turns_without_kill
+        if self.press and 0 < v < self.root_eval and state.quiet_turns < self.root_quiet and limit:
+            return 1.0 - self.root_quiet / limit
+        return drawing_nearer(state)
 
     def expected(self, state: Any, seat: int, action: Action) -> float:
         """One ply: the expected value of ``action``'s outcomes."""
