@@ -28,6 +28,9 @@ def open_page(context, url: str) -> Page:
 
 
 def view(page: Page) -> dict[str, Any]:
+    """The match as the page holds it: once its socket's first snapshot is in (a page shows
+    "Live" when the socket opens, a moment before: a reload once read nothing there)."""
+    page.wait_for_function("() => window.__dejarik && window.__dejarik.store.view")
     return page.evaluate("window.__dejarik.store.view")
 
 
