@@ -21,7 +21,7 @@ from tests.api.helpers import play_one, start_match, view
 from tests.api.receivers import PushService, arrives
 from tests.conftest import LiveServer, new_player
 
-PUSH_WITHIN_S = 5.0
+PUSH_WITHIN_S = 15.0  # a bound on waiting, not a speed: at a load of 18 one took over 5 s
 OUTBOX, SUBSCRIPTIONS, WATCHERS = Outbox.__table__, PushSubscription.__table__, MatchWatcher.__table__
 
 
