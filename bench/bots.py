@@ -91,6 +91,14 @@ class Game:
     """Each seat's pieces on the board at the end (the board games)."""
 
 
+def play_all(jobs: list, workers: int) -> tuple[list, float]:
+    """Every job's game, played by ``workers`` processes, and the wall time it took."""
+    started = time.perf_counter()
+    with Pool(workers) as pool:
+        games = pool.map(play, jobs, chunksize=1)
+    return games, time.perf_counter() - started
+
+
 def play(job: tuple[str, dict[str, Any], tuple[str, str], int, float]) -> Game:
     ruleset_id, options, players, seed, budget = job
     ruleset = get_ruleset(ruleset_id)
@@ -198,10 +206,7 @@ def ladder(args: argparse.Namespace) -> None:
                         args.budget,
                     )
                 )
-    started = time.perf_counter()
-    with Pool(args.workers) as pool:
-        games = pool.map(play, jobs, chunksize=1)
-    wall = time.perf_counter() - started
+    games, wall = play_all(jobs, args.workers)
     print(
         f"{len(games)} games in {wall:.0f} s ({args.games} per pair, {args.games * args.focus} for master "
         f"against club; master budget {args.budget} s)\n"
@@ -256,10 +261,7 @@ def match(args: argparse.Namespace) -> None:
         pair = (a, b) if g % 2 == 0 else (b, a)
         options = option_sets[(g // 2) % len(option_sets)]
         jobs.append((ruleset_id, options, pair, args.seed + 7919 * g, args.budget))
-    started = time.perf_counter()
-    with Pool(args.workers) as pool:
-        games = pool.map(play, jobs, chunksize=1)
-    wall = time.perf_counter() - started
+    games, wall = play_all(jobs, args.workers)
     print(
         f"{ruleset_id}: {a} against {b}, {len(games)} games in {wall:.0f} s (master budget {args.budget} s; "
         f"seeds from {args.seed}; options {', '.join(label(o) for o in option_sets)})\n"
@@ -320,10 +322,7 @@ def balance(args: argparse.Namespace) -> None:
         for i, options in enumerate(OPTION_SETS[ruleset_id])
         for g in range(args.games)
     ]
-    started = time.perf_counter()
-    with Pool(args.workers) as pool:
-        games = pool.map(play, jobs, chunksize=1)
-    wall = time.perf_counter() - started
+    games, wall = play_all(jobs, args.workers)
     print(f"{len(games)} games of {args.level} against {args.level} in {wall:.0f} s\n")
     print("| ruleset | options | games | first player wins | second wins | draws | decisions (median) |")
     print("|---|---|---|---|---|---|---|")

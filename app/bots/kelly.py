@@ -240,26 +240,26 @@ def endgame(ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Pi
     material = [sum(piece_value(ruleset, p.kind) for p in sides[s]) for s in (0, 1)]
     total = sum(material) or 1.0
     lead = MATERIAL * (material[seat] - material[1 - seat]) / total
+    # Each side's pieces that none of the other side's attacks at fair odds.
+    walls = {side: fortresses(ruleset, state, sides[1 - side], sides[side]) for side in (0, 1)}
     value = 0.0
     ahead = seat if lead > 0 else 1 - seat
-    if lead and not can_take(ruleset, state, sides[ahead], sides[1 - ahead]):
+    if lead and not can_take(sides[ahead], walls[1 - ahead]):
         value -= (1.0 - FORTRESS) * lead
     if state.push is None:
         forced = FORCED * MATERIAL * forced_attack(ruleset, state, sides[state.turn], occupied) / total
         value += forced if state.turn == seat else -forced
     for side in (0, 1):
-        walls = fortresses(ruleset, state, sides[1 - side], sides[side])
-        if walls and len(sides[side]) <= 2:
-            gain = HEM * hemmed(walls, occupied)
+        if walls[side] and len(sides[side]) <= 2:
+            gain = HEM * hemmed(walls[side], occupied)
             value += -gain if side == seat else gain
     return value
 
 
-def can_take(ruleset: Kelly, state: KellyState, pieces: list[Piece], enemies: list[Piece]) -> bool:
-    """Whether ``pieces`` have the means to kill every one of ``enemies``. An enemy that none
-    of them attacks at fair odds (a kill at least as likely as a counter-kill) must be hemmed
-    in: one takes :data:`ENCLOSE` pieces, and each more such enemy, one piece more."""
-    walls = fortresses(ruleset, state, pieces, enemies)
+def can_take(pieces: list[Piece], walls: list[Piece]) -> bool:
+    """Whether ``pieces`` have the means to kill every enemy piece, ``walls`` being the ones
+    none of them attacks at fair odds (:func:`fortresses`): each of those must be hemmed in,
+    which takes :data:`ENCLOSE` pieces for one and one piece more for each more."""
     return not walls or len(pieces) >= ENCLOSE + len(walls) - 1
 
 
