@@ -221,6 +221,8 @@ def test_the_league_page_fits_a_phone_a_laptop_and_a_tv(web_server, new_context,
             for control in (".adjudicate-form select", "[data-league-adjudicate]", "summary"):
                 for box in (b.bounding_box() for b in page.locator(control).all()[:3]):
                     assert box and box["height"] >= 44, (control, box)
+        # Started, the host who plays has only their own place left to manage there.
+        expect(page.locator("#league-controls-title")).to_have_text("Your place")
         # Nothing is adjudicated by a slip: the host first chooses the result.
         expect(page.locator(".adjudicate-form select").first).to_have_value("")
         # The host adjudicates without scrolling the rounds' tables sideways.
