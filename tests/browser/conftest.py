@@ -9,6 +9,7 @@ Screenshots go to ``test-artifacts/`` (gitignored).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from collections.abc import Iterator
@@ -58,10 +59,19 @@ def browser():
         pytest.skip(f"no Chromium at {CHROMIUM}")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
+    playwright = sync_playwright().start()
+    playwright_loop = asyncio._get_running_loop()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    # The session may end after any test, and tests/conftest.py lifts Playwright's mark of
+    # its loop as running for every test but a browser test: Playwright closes with it on.
+    lifted = asyncio._get_running_loop()
+    asyncio._set_running_loop(playwright_loop)
+    try:
         browser.close()
+        playwright.stop()
+    finally:
+        asyncio._set_running_loop(lifted)
 
 
 @pytest.fixture
