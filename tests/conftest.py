@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import os
 import socket
 import threading
@@ -238,17 +239,24 @@ def is_browser_test(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    with playwright_s_loop_lifted(item), cpu_logged(item):
+        return (yield)
+
+
+@contextlib.contextmanager
+def playwright_s_loop_lifted(item: pytest.Item) -> Iterator[None]:
     """Sync Playwright (the browser tests' session-wide Chromium) leaves its event loop
     marked as running in this thread between its calls. Any other test runs with that
     mark lifted, so that pytest-asyncio can run its own loop here, and the mark is put
     back after it for the next browser test. (Playwright's loop does not run in between:
     it runs only inside a Playwright call.)"""
     if is_browser_test(item):
-        return (yield)
+        yield
+        return
     playwright_loop = asyncio._get_running_loop()
     asyncio._set_running_loop(None)
     try:
-        return (yield)
+        yield
     finally:
         asyncio._set_running_loop(playwright_loop)
 
@@ -281,15 +289,16 @@ def cpu_of_this_process_tree() -> float:
     return total
 
 
-if CPU_LOG:
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
-        cpu, wall = cpu_of_this_process_tree(), time.monotonic()
-        try:
-            return (yield)
-        finally:
-            spent, took = cpu_of_this_process_tree() - cpu, time.monotonic() - wall
-            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-            with open(os.path.join(CPU_LOG, f"{worker}.tsv"), "a") as log:
-                log.write(f"{item.nodeid}\t{spent:.2f}\t{took:.2f}\n")
+@contextlib.contextmanager
+def cpu_logged(item: pytest.Item) -> Iterator[None]:
+    if not CPU_LOG:
+        yield
+        return
+    cpu, wall = cpu_of_this_process_tree(), time.monotonic()
+    try:
+        yield
+    finally:
+        spent, took = cpu_of_this_process_tree() - cpu, time.monotonic() - wall
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(os.path.join(CPU_LOG, f"{worker}.tsv"), "a") as log:
+            log.write(f"{item.nodeid}\t{spent:.2f}\t{took:.2f}\n")
