@@ -34,6 +34,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+# The screenshots the tests save for people to look at (test-artifacts/, every ruleset at
+# every screen size, the tutorial's steps...) cost Chromium 0.2 s of CPU each, a full TV page
+# 0.7 s: a fifth of the browser tests'. `TEST_SCREENSHOTS=1` saves them; a run without skips
+# only the saving (the pages, and what the tests assert of them, are the same).
+SAVE_SCREENSHOTS = os.environ.get("TEST_SCREENSHOTS", "").lower() in ("1", "true", "yes")
 SERVICE_WORKERS = os.environ.get("TEST_SERVICE_WORKERS", "block")  # see new_context
 
 # The tests' own REST calls (players, matches, actions) share one client: a client made for
@@ -59,6 +64,8 @@ def browser():
         pytest.skip(f"no Chromium at {CHROMIUM}")
     from playwright.sync_api import sync_playwright
 
+    if not SAVE_SCREENSHOTS:
+        skip_saved_screenshots()
     playwright = sync_playwright().start()
     playwright_loop = asyncio._get_running_loop()
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -72,6 +79,21 @@ def browser():
         playwright.stop()
     finally:
         asyncio._set_running_loop(lifted)
+
+
+def skip_saved_screenshots() -> None:
+    """``page.screenshot(path=...)`` into test-artifacts/ draws nothing; any other
+    screenshot (bytes a test compares, a file elsewhere) is taken as asked."""
+    from playwright.sync_api import Page
+
+    take = Page.screenshot
+
+    def screenshot(self: Page, *arguments: Any, path: str | Path | None = None, **options: Any) -> bytes:
+        if path is not None and Path(path).resolve().is_relative_to(ARTIFACTS):
+            return b""
+        return take(self, *arguments, path=path, **options)
+
+    Page.screenshot = screenshot  # type: ignore[method-assign]
 
 
 @pytest.fixture

@@ -192,6 +192,8 @@ def test_a_quick_click_on_the_next_creature_while_one_is_placed_picks_it(web_ser
     page.click(f"[data-reserve-piece='{first}']")
     space = next(a["to"] for a in view(page)["legal_actions"] if a.get("piece") == first)
     before = view(page)["version"]
+    # Its spaces lit (drawn on the next frame after the click), as a player would see them.
+    expect(page.locator(f"[data-space='{space}'][data-legal] .marker-dot")).to_be_attached()
     # The space, then the next creature at once: the second click comes while the first
     # placement is still on its way to the server (in the same task, before any reply).
     page.evaluate(
