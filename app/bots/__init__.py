@@ -20,7 +20,7 @@ from app.rules.base import Action, Ruleset
 FAMILIES: dict[str, Family] = {
     "kelly": kelly.FAMILY,
     "kelly-d20": kelly.DICE_FAMILY,
-    "dalsiandon": kelly.DICE_FAMILY,
+    "dalsiandon": kelly.DALSIANDON_FAMILY,
     "simeone": simeone.FAMILY,
     "orbit-chess": chess.ORBIT,
     "courtier": chess.COURTIER,

@@ -96,7 +96,7 @@ TO_MOVE, WAITING = 1.0, 0.4
 """How much the odds of an open fight count: fully for the side that may attack next."""
 
 
-def evaluate(ruleset: Kelly, state: KellyState, seat: int) -> float:
+def evaluate(ruleset: Kelly, state: KellyState, seat: int, place: dict[str, float] = PLACE_BONUS) -> float:
     material = [0.0, 0.0]
     value = 0.0
     occupied = {}
@@ -105,7 +105,7 @@ def evaluate(ruleset: Kelly, state: KellyState, seat: int) -> float:
             continue
         occupied[piece.at] = piece
         material[piece.owner] += piece_value(ruleset, piece.kind)
-        bonus = PLACE_BONUS[board.ring(piece.at)]
+        bonus = place[board.ring(piece.at)]
         value += bonus if piece.owner == seat else -bonus
     teams = getattr(state, "teams", None)
     if teams:  # dalsiandon: drafted creatures still to place count too
@@ -328,3 +328,71 @@ were not shown to help it: docs/bots.md)."""
 DICE_FAMILY = replace(FAMILY, evaluate=evaluate, selective=(None, 2), turn_of=turn_of, settled=settled)
 """`kelly-d20` and `dalsiandon`: turns counted by ``state.turn``, and past its own turn
 the master searches the opponent's best answers (see :attr:`Family.selective`)."""
+
+
+SAFE_PLACE = dict.fromkeys(PLACE_BONUS, 0.0)
+"""dalsiandon with its safe zone: no ring is worth more than another. (``PLACE_BONUS`` put
+weak pieces on the core, beside every space of ring B, out of ring A where no attack
+reaches them: docs/bots.md.)"""
+CLEAR_EDGE = 1.5
+"""dalsiandon: the master declares an attack only with a kill at least this many times as
+likely as a counter-kill (:func:`declines`)..."""
+LATE = 0.6
+"""...until this share of the quiet turns has gone; from then on a fair one will do (a kill
+at least as likely as a counter-kill)."""
+
+
+BAIT = 0.3
+"""dalsiandon: the weight of the fights only the opponent can start at odds against it
+(:func:`baits`), by the material it would lose by starting them."""
+
+
+def evaluate_dalsiandon(ruleset: Kelly, state: KellyState, seat: int) -> float:
+    """:func:`evaluate`, with no ring worth more than another while ring A is safe, and the
+    poor attacks the opponent is offered (:func:`baits`)."""
+    safe = not getattr(state.options, "nowhere_is_safe", False)
+    value = evaluate(ruleset, state, seat, SAFE_PLACE if safe else PLACE_BONUS)
+    if BAIT:
+        value += BAIT * baits(ruleset, state, seat)
+    return max(-1.0, min(1.0, value))
+
+
+def baits(ruleset: Kelly, state: KellyState, seat: int) -> float:
+    """The material the opponent of ``seat`` stands to lose by the attacks open to it that
+    favour ``seat`` (a strong defender beside a weak attacker), as a share of the material
+    on the board: nothing against an opponent that never errs, a gain against one that does."""
+    occupied = {p.at: p for p in state.pieces.values() if p.at is not None}
+    total = sum(piece_value(ruleset, p.kind) for p in occupied.values()) or 1.0
+    out = 0.0
+    for piece in occupied.values():
+        if piece.owner == seat:
+            continue
+        for n in board.NEIGHBOURS[piece.at]:
+            target = occupied.get(n)
+            if target is not None and target.owner == seat and ruleset.may_attack(state, piece, target):
+                out += max(-attack_value(ruleset, state, piece, target), 0.0)
+    return out / total
+
+
+def declines(state: KellyState, action: Action) -> bool:
+    """Whether the master declines its own ``action`` (dalsiandon): an attack without a clear
+    edge on its exact odds (:data:`CLEAR_EDGE`; a fair one once :data:`LATE`). The 2d10 give
+    even a poor attack a fair chance and the safe zone lets a side wait: a fight the master
+    need not take is one it can lose."""
+    if action["type"] != "attack" or "odds" not in action:
+        return False
+    odds = {o["key"]: o["probability"] for o in action["odds"]["outcomes"]}
+    limit = state.options.turns_without_kill
+    late = bool(limit) and state.quiet_turns >= LATE * limit
+    return odds.get("kill", 0.0) < (1.0 if late else CLEAR_EDGE) * odds.get("counter-kill", 0.0)
+
+
+CONTEMPT = 0.3
+"""dalsiandon: what a draw costs the master (:attr:`Family.contempt`): an unfinished game fades
+towards a loss of this much as the draw by quiet turns nears, not towards nothing, so the
+master keeps playing for the win, behind or level as well as ahead."""
+DALSIANDON_FAMILY = replace(DICE_FAMILY, evaluate=evaluate_dalsiandon, declines=declines, contempt=CONTEMPT)
+"""`dalsiandon`: the dice family, with no ring worth more than another while ring A is safe,
+the opponent's poor attacks counted as bait, and a master that refuses a fight without a
+clear edge and counts a draw as a small loss (docs/bots.md, "dalsiandon: refusing the
+fight")."""

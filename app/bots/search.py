@@ -98,6 +98,15 @@ class Family:
     """Whose turn a position is in, when a decision inside a turn may fall to the other
     seat (kelly: the push after a counter-push is the defender's choice). The search
     counts turns by this owner; ``None``: the seat that decides owns the turn."""
+    declines: Callable[[Any, Action], bool] | None = None
+    """Whether the master declines one of its own actions in ``state`` (dalsiandon: an
+    attack without a clear edge, docs/bots.md "dalsiandon: refusing the fight"); it plays
+    it only when nothing else is legal. ``None``: the master weighs every action."""
+    contempt: float = 0.0
+    """What a draw costs the master, on the evaluation's scale: a drawn game is worth
+    ``-contempt`` to it, and an unfinished one fades towards that as the draw by quiet turns
+    nears (dalsiandon: the master plays for the win, docs/bots.md). The one-ply levels
+    value a draw at 0."""
 
 
 def knowledge(ruleset: Ruleset, family: Family, state: Any, seat: int) -> Any:
@@ -165,10 +174,27 @@ class Game:
     """The root's quiet-turn count: a position with a lower count was reached through a kill."""
     root_eval: float = 0.0
     """The root's evaluation (unscaled), against which a kill's gain is measured."""
+    restrained: bool = False
+    """The master: its own actions that :attr:`Family.declines` are left out of its search,
+    and a draw valued at ``-``:attr:`Family.contempt`."""
+
+    @property
+    def contempt(self) -> float:
+        return self.family.contempt if self.restrained else 0.0
 
     def actions(self, state: Any, seat: int) -> list[Action]:
         """The seat's game actions a bot plays: resigning and draw offers are never searched."""
-        return self.playable(self.ruleset.legal_actions(state, seat))
+        actions = self.playable(self.ruleset.legal_actions(state, seat))
+        return self.restrain(state, actions) if seat == self.root else actions
+
+    def restrain(self, state: Any, actions: list[Action]) -> list[Action]:
+        """The master's own ``actions`` less those its family declines (all, when it
+        would decline every one)."""
+        declines = self.family.declines
+        if not self.restrained or declines is None:
+            return actions
+        kept = [a for a in actions if not declines(state, a)]
+        return kept or actions
 
     def playable(self, legal: list[Action]) -> list[Action]:
         return [a for a in legal if a["type"] not in COMMON_ACTION_TYPES and self.family.plays(a)]
@@ -186,10 +212,11 @@ class Game:
         result = self.ruleset.outcome(state)
         if result is not None:
             if result.winner is None:
-                return 0.0
+                return -self.contempt
             return WIN if result.winner == self.root else -WIN
         v = self.family.evaluate(self.ruleset, state, self.root)
-        scaled = v * self.fade(state, v)
+        share = self.fade(state, v)
+        scaled = v * share - self.contempt * (1.0 - share)
         if self.press and state.quiet_turns < self.root_quiet and v > self.root_eval:
             # A kill that left the master better off: worth more the nearer the draw was.
             # Capped within ±1, below a won game.
@@ -364,6 +391,8 @@ def pick_searched(game: Game, state: Any, actions: list[Action], budget_s: float
     an unfinished one whose first action (the previous iteration's best) was searched:
     the actions searched after it either proved better or were cut off as worse."""
     game.deadline = time.monotonic() + budget_s
+    game.restrained = True
+    actions = game.restrain(state, actions)
     game.press, game.root_quiet = urgency(state), state.quiet_turns
     game.root_eval = game.family.evaluate(game.ruleset, state, game.root) if game.press else 0.0
     # Shuffled first: among equally good actions the bot's own random decides, as the
