@@ -96,7 +96,16 @@ TO_MOVE, WAITING = 1.0, 0.4
 """How much the odds of an open fight count: fully for the side that may attack next."""
 
 
-def evaluate(ruleset: Kelly, state: KellyState, seat: int, place: dict[str, float] = PLACE_BONUS) -> float:
+def evaluate(
+    ruleset: Kelly,
+    state: KellyState,
+    seat: int,
+    danger: float = THREATS,
+    place: dict[str, float] = PLACE_BONUS,
+) -> float:
+    """How good ``state`` is for ``seat``, within ±1: material, places (``place``: a bonus
+    by ring), the fights open (:func:`threats`; the opponent's, when it is to move, at
+    ``danger``: :data:`DANGER` in `kelly`) and kelly-d20's hold on the core."""
     material = [0.0, 0.0]
     value = 0.0
     occupied = {}
@@ -113,7 +122,7 @@ def evaluate(ruleset: Kelly, state: KellyState, seat: int, place: dict[str, floa
             material[s] += sum(piece_value(ruleset, k) for k in teams[s] if k not in state.pieces)
     total = sum(material) or 1.0
     value += MATERIAL * (material[seat] - material[1 - seat]) / total
-    value += THREATS * threats(ruleset, state, seat, occupied) / total
+    value += threats(ruleset, state, seat, occupied, danger) / total
     hold = getattr(state, "centre_hold", None)  # kelly-d20: three turns on the core win
     if hold:
         for holder in (0, 1):
@@ -148,30 +157,41 @@ def hold_value(ruleset: Kelly, state: KellyState, holder: int, occupied: dict[st
     return HOLD_TURN * turns if can_break else HOLD_WON
 
 
-def threats(ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Piece]) -> float:
+def threats(
+    ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Piece], danger: float = THREATS
+) -> float:
     """Material ``seat`` stands to win by the attacks open to it, minus what it stands to
-    lose. The side to move is counted by its two best attacks this turn, a move away
-    included when it has both actions left (a move, then an attack); the side waiting,
-    by every attack open between adjacent pieces, at a lower weight (the mover may yet
-    step away)."""
+    lose, weighted (:data:`THREATS`). The side to move is counted by its two best attacks
+    this turn, a move away included when it has both actions left (a move, then an
+    attack), at ``danger`` when it is ``seat``'s opponent; the side waiting, by every
+    attack open between adjacent pieces, at a lower weight (the mover may yet step away)."""
     mover = state.turn if state.push is None else None
-    best: list[float] = []
     out = 0.0
     for piece in occupied.values():
         if piece.owner == mover:
-            best += [
-                swing(ruleset, state, piece, target)
-                for target in reachable_targets(ruleset, state, piece, occupied)
-            ]
             continue
         for n in board.NEIGHBOURS[piece.at]:
             target = occupied.get(n)
             if target is not None and target.owner != piece.owner:
-                gain = WAITING * swing(ruleset, state, piece, target)
+                gain = THREATS * WAITING * swing(ruleset, state, piece, target)
                 out += gain if piece.owner == seat else -gain
+    if mover is None:
+        return out
+    gain = movers_attacks(ruleset, state, mover, occupied)
+    return out + (THREATS * gain if mover == seat else -danger * gain)
+
+
+def movers_attacks(ruleset: Kelly, state: KellyState, mover: int, occupied: dict[str, Piece]) -> float:
+    """The material the side to move stands to win by its two best attacks this turn (the
+    best in full, the second at half), a move away included while it has both actions."""
+    best = [
+        swing(ruleset, state, piece, target)
+        for piece in occupied.values()
+        if piece.owner == mover
+        for target in reachable_targets(ruleset, state, piece, occupied)
+    ]
     best = sorted((g for g in best if g > 0), reverse=True)[:2]
-    gain = TO_MOVE * sum(g * w for g, w in zip(best, (1.0, 0.5), strict=False))
-    return out + (gain if mover == seat else -gain)
+    return TO_MOVE * sum(g * w for g, w in zip(best, (1.0, 0.5), strict=False))
 
 
 def swing(ruleset: Kelly, state: KellyState, piece: Piece, target: Piece) -> float:
@@ -218,6 +238,12 @@ HEM = 0.08
 """kelly: the worth of hemming in a side of at most two pieces, by the share of the
 neighbours taken of its pieces that no enemy attacks at fair odds (:func:`fortresses`,
 :func:`hemmed`): the way to a forced attack."""
+DANGER = MATERIAL
+"""kelly: the weight of the attacks the opponent, to move, stands to make (:func:`threats`):
+like material, not like the side's own threats (:data:`THREATS`), so that the side that
+ended its turn answers for every piece it left within reach. An opponent that attacks
+whenever the odds favour it takes what is left within its reach; counted at 0.3, the master
+left its Molator beside a K'lor'slug (docs/bots.md, "Counting the opponent's answer")."""
 ENCLOSE = min(len(n) for n in board.NEIGHBOURS.values())
 """The fewest pieces that hem in one piece on its own (ring A: three neighbours)."""
 
@@ -226,10 +252,40 @@ def evaluate_kelly(ruleset: Kelly, state: KellyState, seat: int) -> float:
     """`kelly`'s evaluation: :func:`evaluate` and its endgame (docs/bots.md, "Hemming in
     a fortress"). A side that has no move left must attack, and a Ng'ok's attacks are
     poor: the way to kill a piece that no attack takes at fair odds is to take away its
-    moves. A lead that can be neither attacked home nor hemmed in counts for little."""
+    moves. A lead that can be neither attacked home nor hemmed in counts for little. The
+    opponent's attacks, with the opponent to move, count like material (:data:`DANGER`),
+    and a last piece hemmed in stakes the game (:func:`last_stand`)."""
     occupied = {p.at: p for p in state.pieces.values() if p.at is not None}
-    value = evaluate(ruleset, state, seat) + endgame(ruleset, state, seat, occupied)
-    return max(-1.0, min(1.0, value))
+    value = evaluate(ruleset, state, seat, DANGER) + endgame(ruleset, state, seat, occupied)
+    value = max(-1.0, min(1.0, value))
+    doom = last_stand(ruleset, state, occupied)
+    if doom:  # the side to move may lose its last piece, and the game, this turn
+        value = value + doom * (1.0 - value) if state.turn != seat else value - doom * (1.0 + value)
+    return value
+
+
+def last_stand(ruleset: Kelly, state: KellyState, occupied: dict[str, Piece]) -> float:
+    """The chance that the side to move, down to one piece with no move left, loses it in
+    this turn: each action left must be an attack, the least bad one (the best kill less
+    counter-kill), and a counter-push has nowhere to go (a push of the hemming piece may
+    open the way: not counted). A hemmed-in Ng'ok's two attacks on a Monnok lose it 79 % of
+    the time, on a Savrip 95 %: the game, not only a piece's material (:func:`forced_attack`)."""
+    if state.push is not None:
+        return 0.0
+    pieces = [p for p in occupied.values() if p.owner == state.turn]
+    if len(pieces) != 1 or not ruleset.may_act_with(state, pieces[0]):
+        return 0.0
+    piece = pieces[0]
+    if move_paths(piece.at, ruleset.creatures[piece.kind].movement, frozenset(occupied)):
+        return 0.0
+    odds = [
+        kill_chances(*ruleset.attack_pools(state, piece, t))
+        for t in ruleset.attack_targets(state, piece, occupied)
+    ]
+    if not odds:
+        return 0.0
+    kill, counter_kill = max(odds, key=lambda kc: kc[0] - kc[1])
+    return sum((1.0 - kill - counter_kill) ** i * counter_kill for i in range(state.actions_left))
 
 
 def endgame(ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Piece]) -> float:
@@ -351,7 +407,7 @@ def evaluate_dalsiandon(ruleset: Kelly, state: KellyState, seat: int) -> float:
     """:func:`evaluate`, with no ring worth more than another while ring A is safe, and the
     poor attacks the opponent is offered (:func:`baits`)."""
     safe = not getattr(state.options, "nowhere_is_safe", False)
-    value = evaluate(ruleset, state, seat, SAFE_PLACE if safe else PLACE_BONUS)
+    value = evaluate(ruleset, state, seat, place=SAFE_PLACE if safe else PLACE_BONUS)
     if BAIT:
         value += BAIT * baits(ruleset, state, seat)
     return max(-1.0, min(1.0, value))

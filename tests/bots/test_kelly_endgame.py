@@ -85,3 +85,48 @@ def test_the_master_does_not_throw_a_piece_away_for_a_fresh_count():
     state = position({"savrip": (0, "B3"), "monnok": (0, "A10"), "ghhhk": (0, "B5"), "ngok": (1, "B4")}, 80)
     played, _ = masters_turn(state)
     assert not any(a["type"] == "attack" and a["piece"] == "ghhhk" for a in played)
+
+
+def test_the_master_does_not_leave_its_molator_where_the_answer_kills_it(monkeypatch):
+    """Blue's Molator can step to B7 and attack Red's Monnok (a kill 74 % of the time),
+    but there Red's K'lor'slug, two steps away, kills it in its turn 99 % of the time. The
+    opponent's best attack, to move, counts like material (``kelly.DANGER``): the master
+    keeps its Molator. Counted at the 0.3 of the side's own threats, it made the trade."""
+
+    def molator_attacks() -> bool:
+        pieces = {
+            "molator": (0, "B1"),
+            "savrip": (0, "A2"),
+            "ghhhk": (0, "A3"),
+            "houjix": (0, "A4"),
+            "monnok": (1, "A7"),
+            "klorslug": (1, "A8"),
+            "ngok": (1, "A9"),
+            "strider": (1, "A10"),
+        }
+        played, _ = masters_turn(position(pieces))
+        return any(a["type"] == "attack" and a["piece"] == "molator" for a in played)
+
+    assert not molator_attacks()
+    monkeypatch.setattr(kelly, "DANGER", kelly.THREATS)
+    assert molator_attacks()
+
+
+def test_a_lone_piece_hemmed_in_is_the_game_not_its_material(monkeypatch):
+    """Red's lone Ng'ok on A6; Blue can take its three neighbours this turn. Hemmed in, its
+    two actions must be attacks, the least bad one on the Ghhhk (a kill or a counter-kill
+    6 % each; a push has nowhere to go): the game ends in Blue's favour 11 % of the time,
+    which ``kelly.last_stand`` counts as the game it is. Counted as the Ng'ok's material
+    alone, the chance was worth less than the Savrip on the core, and the Ng'ok stayed loose."""
+    pieces = {
+        "savrip": (0, "A3"),
+        "monnok": (0, "A10"),
+        "ghhhk": (0, "B6"),
+        "houjix": (0, "A12"),
+        "ngok": (1, "A6"),
+    }
+    _, after = masters_turn(position(pieces))
+    assert ngok_moves(after) == 0
+    monkeypatch.setattr(kelly, "last_stand", lambda *args: 0.0)
+    _, loose = masters_turn(position(pieces))
+    assert ngok_moves(loose) > 0

@@ -163,20 +163,22 @@ def test_simeone_sees_the_opponents_answer_for_a_fraction_of_the_full_width_node
 
 
 def test_the_master_presses_for_a_kill_as_the_draw_by_quiet_turns_nears():
-    """kelly, Blue's last action of the turn: Blue's Molator beside Red's Ng'ok, an even
-    fight (a kill or a counter-kill 17 % each), material even. Early in the count the
-    master steps away from it, as the club does; with 90 of the 100 quiet turns gone, a
-    draw is what waiting brings, and the master takes the fight (``search.PRESS``:
-    without it, the master steps away there too). With a lead, the lead fading
-    (``drawing_nearer``) is reason enough, and it attacks as well."""
+    """kelly, Blue's last action of the turn: Blue's K'lor'slug beside Red's Kintan
+    Strider, an even fight (a kill or a counter-kill 16 % each; the Strider's own attack
+    on it never kills), material even. Early in the count the master steps away from it,
+    as the club does; with 90 of the 100 quiet turns gone, a draw is what waiting brings,
+    and the master takes the fight (``search.PRESS``: without it, the master steps away
+    there too). With a lead, the lead fading (``drawing_nearer``) is reason enough, and it
+    attacks as well. (A Molator beside a Ng'ok, this test's first position, is no even
+    fight since the Ng'ok's own attack counts: ``kelly.DANGER``.)"""
     ruleset = get_ruleset("kelly")
-    even = {"molator": (0, "B1"), "savrip": (0, "A5"), "ngok": (1, "B2"), "monnok": (1, "A9")}
+    even = {"klorslug": (0, "B1"), "ghhhk": (0, "A5"), "strider": (1, "B2"), "houjix": (1, "A8")}
     ahead = {
-        "molator": (0, "B1"),
+        "klorslug": (0, "B1"),
         "ghhhk": (0, "A5"),
-        "strider": (0, "A4"),
-        "ngok": (1, "B2"),
-        "houjix": (1, "A9"),
+        "houjix": (0, "A4"),
+        "strider": (1, "B2"),
+        "ngok": (1, "A8"),
     }
 
     def choice(pieces, quiet_turns, level="master"):
