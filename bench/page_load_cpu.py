@@ -3,13 +3,15 @@
 A benchmark, not a test. It serves the app on a fresh SQLite database (uvicorn in a
 thread), creates a `kelly` match between two players, then opens the match page N times
 (a new browser context each time, as the browser tests do), waits until it shows the
-match live, takes a screenshot and closes it. It reports the CPU time (user + system)
-the browser's processes used per page: every process below this one except the
-Playwright driver, read from /proc before and after, so other programs on a shared
-machine do not count.
+match live, takes a screenshot (``--shot``: none, the window, or a whole TV page) and
+closes it. It reports the CPU time (user + system) the browser's processes used per page:
+every process below this one except the Playwright driver, read from /proc before and
+after, so other programs on a shared machine do not count.
 
     .venv/bin/python bench/page_load_cpu.py --pages 20 \\
         --chromium /usr/bin/chromium /usr/bin/chromium-headless-shell
+    .venv/bin/python bench/page_load_cpu.py --pages 12 --chromium /usr/bin/chromium-headless-shell \
+        --shot none
 
 The builds are measured in turns (A, B, A, B…), a batch of pages each, so a busy
 moment of the machine falls on both.
@@ -39,15 +41,25 @@ BUILDS = ["/usr/bin/chromium", "/usr/bin/chromium-headless-shell"]
 LIVE = "() => /^\\d+$/.test(document.getElementById('match').dataset.version)"
 
 
-def open_once(browser, url: str, cookie: dict[str, str]) -> None:
+SHOTS = {
+    "none": ({"width": 1280, "height": 900}, None),
+    "window": ({"width": 1280, "height": 900}, {}),
+    "tv-full": ({"width": 1920, "height": 1080}, {"full_page": True}),
+}
+"""What each page ends with: no screenshot, one of the window, or a whole page on a TV."""
+
+
+def open_once(browser, url: str, cookie: dict[str, str], shot: str = "window") -> None:
     """One page as a browser test opens it: a new context, the match live, a screenshot."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    viewport, screenshot = SHOTS[shot]
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
     context.add_cookies([cookie])
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector("#connection:text('Live')")
     page.wait_for_function(LIVE)
-    page.screenshot()
+    if screenshot is not None:
+        page.screenshot(**screenshot)
     context.close()
 
 
@@ -82,6 +94,9 @@ def main() -> None:
     parser.add_argument(
         "--chromium", nargs="+", default=["/usr/bin/chromium", "/usr/bin/chromium-headless-shell"]
     )
+    parser.add_argument(
+        "--shot", choices=list(SHOTS), default="window", help="the screenshot each page ends with"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -112,7 +127,7 @@ def main() -> None:
                 for path, browser in browsers.items():
                     for _ in range(args.batch):
                         before, started = descendants_cpu(), time.perf_counter()
-                        open_once(browser, url, cookie)
+                        open_once(browser, url, cookie, args.shot)
                         cpu[path].append(descendants_cpu() - before)
                         wall[path].append(time.perf_counter() - started)
             for browser in browsers.values():
