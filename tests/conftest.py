@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import os
 import socket
 import threading
@@ -214,51 +213,15 @@ def server_clock(live_server):
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``runs_long`` first: the workers share out the short ones after
-    them, instead of one worker running a long test alone at the end. Then the browser
-    tests spread evenly among the rest: a browser test mostly waits (on Chromium, the
-    page's socket, the server), most others mostly compute, and a worker that takes turns
-    between the two keeps both cores busy (docs/performance.md, "The browser tests
-    between the others")."""
-    long = [item for item in items if item.get_closest_marker("runs_long")]
-    short = [item for item in items if not item.get_closest_marker("runs_long")]
-    browser = [item for item in short if is_browser_test(item)]
-    others = [item for item in short if not is_browser_test(item)]
-    # The i-th browser test goes where i / len(browser) of the others have gone before it.
-    spread = sorted(
-        [((i + 0.5) / max(len(browser), 1), 1, item) for i, item in enumerate(browser)]
-        + [((i + 0.5) / max(len(others), 1), 0, item) for i, item in enumerate(others)],
-        key=lambda entry: entry[:2],
-    )
-    items[:] = long + [item for *_, item in spread]
+    """The browser tests last: sync Playwright leaves an event loop running in the main
+    thread, and asynchronous tests after it could not start theirs. Within each part, the
+    tests marked ``runs_long`` first: the workers share out the short ones after them,
+    instead of one worker running a long test alone at the end."""
 
+    def order(item: pytest.Item) -> tuple[bool, bool]:
+        return "tests/browser/" in item.nodeid, item.get_closest_marker("runs_long") is None
 
-def is_browser_test(item: pytest.Item) -> bool:
-    return "tests/browser/" in item.nodeid
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
-    with playwright_s_loop_lifted(item), cpu_logged(item):
-        return (yield)
-
-
-@contextlib.contextmanager
-def playwright_s_loop_lifted(item: pytest.Item) -> Iterator[None]:
-    """Sync Playwright (the browser tests' session-wide Chromium) leaves its event loop
-    marked as running in this thread between its calls. Any other test runs with that
-    mark lifted, so that pytest-asyncio can run its own loop here, and the mark is put
-    back after it for the next browser test. (Playwright's loop does not run in between:
-    it runs only inside a Playwright call.)"""
-    if is_browser_test(item):
-        yield
-        return
-    playwright_loop = asyncio._get_running_loop()
-    asyncio._set_running_loop(None)
-    try:
-        yield
-    finally:
-        asyncio._set_running_loop(playwright_loop)
+    items.sort(key=order)
 
 
 # Where the suite's CPU goes: ``TEST_CPU_LOG=folder`` writes, for each test, the CPU its
@@ -289,16 +252,15 @@ def cpu_of_this_process_tree() -> float:
     return total
 
 
-@contextlib.contextmanager
-def cpu_logged(item: pytest.Item) -> Iterator[None]:
-    if not CPU_LOG:
-        yield
-        return
-    cpu, wall = cpu_of_this_process_tree(), time.monotonic()
-    try:
-        yield
-    finally:
-        spent, took = cpu_of_this_process_tree() - cpu, time.monotonic() - wall
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        with open(os.path.join(CPU_LOG, f"{worker}.tsv"), "a") as log:
-            log.write(f"{item.nodeid}\t{spent:.2f}\t{took:.2f}\n")
+if CPU_LOG:
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+        cpu, wall = cpu_of_this_process_tree(), time.monotonic()
+        try:
+            return (yield)
+        finally:
+            spent, took = cpu_of_this_process_tree() - cpu, time.monotonic() - wall
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            with open(os.path.join(CPU_LOG, f"{worker}.tsv"), "a") as log:
+                log.write(f"{item.nodeid}\t{spent:.2f}\t{took:.2f}\n")

@@ -8,6 +8,7 @@ import asyncio
 import random
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 
 import httpx
 import pytest
@@ -351,7 +352,13 @@ async def test_no_your_turn_while_the_match_is_open_on_another_server(database_u
                 later = await play_until_it_is(on_b, match, players, seat, rng)
                 settled = await until_row(database_url, outcome(later), lambda r: r and r[0].outcome)
                 assert settled[0].outcome == "watching"
-            await asyncio.sleep(0.5 + 2 * BEAT_S + 1)  # the player left: the record lapses
+
+            # The player left: A beats no more for them, and the record lapses two beats after
+            # its last beat (which A, busy, may write a moment after the socket closed).
+            def lapsed(found) -> bool:
+                return all(row.seen_at < utcnow() - timedelta(seconds=2 * BEAT_S + 0.5) for row in found)
+
+            await until_row(database_url, select(WATCHERS.c.seen_at).where(*mine), lapsed, within=30)
             after = await play_until_it_is(on_b, match, players, seat, rng)
             await arrives(lambda: pushed(after), PUSH_WITHIN_S)
             assert pushed(after)[0]["event"] == "your_turn"

@@ -134,6 +134,7 @@ async def test_l6_tutorials_cost_matches_and_players_and_share_one_tutor(databas
     player past the player limit, each with a new "Tutor" player."""
     limits = {"rate_limit_matches": 3, "rate_limit_players": 2}
     server = LiveServer(Settings(database_url=database_url, **limits)).start()
+    await clear_of_the_minute_s_turn()
     try:
         async with httpx.AsyncClient(base_url=server.url) as browser:
             first = await start_tutorial(browser)  # a match and a player

@@ -9,7 +9,6 @@ Screenshots go to ``test-artifacts/`` (gitignored).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 from collections.abc import Iterator
@@ -34,10 +33,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-# The screenshots the tests save for people to look at (test-artifacts/, every ruleset at
-# every screen size, the tutorial's steps...) cost Chromium 0.2 s of CPU each, a full TV page
-# 0.7 s: a fifth of the browser tests'. `TEST_SCREENSHOTS=1` saves them; a run without skips
-# only the saving (the pages, and what the tests assert of them, are the same).
+# The screenshots the tests save for people to look at (test-artifacts/: every ruleset at
+# every screen size, the tutorial's steps...) cost Chromium about 0.5 s of CPU each, twice
+# what opening a match page costs (bench/page_load_cpu.py --shot). `TEST_SCREENSHOTS=1`
+# saves them; a run without skips only the saving (the pages, and what the tests assert of
+# them, are the same).
 SAVE_SCREENSHOTS = os.environ.get("TEST_SCREENSHOTS", "").lower() in ("1", "true", "yes")
 SERVICE_WORKERS = os.environ.get("TEST_SERVICE_WORKERS", "block")  # see new_context
 
@@ -66,19 +66,10 @@ def browser():
 
     if not SAVE_SCREENSHOTS:
         skip_saved_screenshots()
-    playwright = sync_playwright().start()
-    playwright_loop = asyncio._get_running_loop()
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield browser
-    # The session may end after any test, and tests/conftest.py lifts Playwright's mark of
-    # its loop as running for every test but a browser test: Playwright closes with it on.
-    lifted = asyncio._get_running_loop()
-    asyncio._set_running_loop(playwright_loop)
-    try:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
         browser.close()
-        playwright.stop()
-    finally:
-        asyncio._set_running_loop(lifted)
 
 
 def skip_saved_screenshots() -> None:
