@@ -353,10 +353,11 @@ async def test_no_your_turn_while_the_match_is_open_on_another_server(database_u
                 settled = await until_row(database_url, outcome(later), lambda r: r and r[0].outcome)
                 assert settled[0].outcome == "watching"
 
-            # The player left: A beats no more for them, and the record lapses two beats after
-            # its last beat (which A, busy, may write a moment after the socket closed).
+            # The player left: A beats no more for them, and the record lapses once its last beat
+            # (which A, busy, may write a moment after the socket closed) is past the presence
+            # window, two beats and a second (app/realtime/presence.py).
             def lapsed(found) -> bool:
-                return all(row.seen_at < utcnow() - timedelta(seconds=2 * BEAT_S + 0.5) for row in found)
+                return all(row.seen_at < utcnow() - timedelta(seconds=2 * BEAT_S + 1.5) for row in found)
 
             await until_row(database_url, select(WATCHERS.c.seen_at).where(*mine), lapsed, within=30)
             after = await play_until_it_is(on_b, match, players, seat, rng)
