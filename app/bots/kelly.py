@@ -9,6 +9,7 @@ kill against its counter-kill, renormalised (pushes are rolled again).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
 
@@ -157,6 +158,15 @@ def hold_value(ruleset: Kelly, state: KellyState, holder: int, occupied: dict[st
     return HOLD_TURN * turns if can_break else HOLD_WON
 
 
+def adjacent_enemies(occupied: dict[str, Piece]) -> Iterator[tuple[Piece, Piece]]:
+    """Every piece and an enemy beside it (each such pair twice, once from either side)."""
+    for piece in occupied.values():
+        for n in board.NEIGHBOURS[piece.at]:
+            target = occupied.get(n)
+            if target is not None and target.owner != piece.owner:
+                yield piece, target
+
+
 def threats(
     ruleset: Kelly, state: KellyState, seat: int, occupied: dict[str, Piece], danger: float = THREATS
 ) -> float:
@@ -167,14 +177,10 @@ def threats(
     attack open between adjacent pieces, at a lower weight (the mover may yet step away)."""
     mover = state.turn if state.push is None else None
     out = 0.0
-    for piece in occupied.values():
-        if piece.owner == mover:
-            continue
-        for n in board.NEIGHBOURS[piece.at]:
-            target = occupied.get(n)
-            if target is not None and target.owner != piece.owner:
-                gain = THREATS * WAITING * swing(ruleset, state, piece, target)
-                out += gain if piece.owner == seat else -gain
+    for piece, target in adjacent_enemies(occupied):
+        if piece.owner != mover:
+            gain = THREATS * WAITING * swing(ruleset, state, piece, target)
+            out += gain if piece.owner == seat else -gain
     if mover is None:
         return out
     gain = movers_attacks(ruleset, state, mover, occupied)
@@ -420,13 +426,9 @@ def baits(ruleset: Kelly, state: KellyState, seat: int) -> float:
     occupied = {p.at: p for p in state.pieces.values() if p.at is not None}
     total = sum(piece_value(ruleset, p.kind) for p in occupied.values()) or 1.0
     out = 0.0
-    for piece in occupied.values():
-        if piece.owner == seat:
-            continue
-        for n in board.NEIGHBOURS[piece.at]:
-            target = occupied.get(n)
-            if target is not None and target.owner == seat and ruleset.may_attack(state, piece, target):
-                out += max(-attack_value(ruleset, state, piece, target), 0.0)
+    for piece, target in adjacent_enemies(occupied):
+        if target.owner == seat and ruleset.may_attack(state, piece, target):
+            out += max(-attack_value(ruleset, state, piece, target), 0.0)
     return out / total
 
 
